@@ -1,0 +1,1 @@
+"""Command line: the only layer that prints or reads a keyboard."""

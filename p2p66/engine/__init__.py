@@ -1,0 +1,1 @@
+"""Pure rules engine: no I/O, no randomness, no clocks."""
