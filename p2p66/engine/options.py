@@ -56,7 +56,9 @@ class RuleOptions:
         for f in fields(self):
             _check_value(f.name, hints[f.name], getattr(self, f.name))
         if self.deck_size == 20 and self.exchange_rank == "9":
-            raise RuleOptionError("exchange_rank '9' needs deck_size 24: a 20-card deck has no nines")
+            raise RuleOptionError(
+                "exchange_rank '9' needs deck_size 24: a 20-card deck has no nines"
+            )
 
     @property
     def hand_size(self) -> int:
@@ -67,7 +69,9 @@ class RuleOptions:
         return asdict(self)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any], base: RuleOptions | None = None) -> RuleOptions:
+    def from_mapping(
+        cls, values: Mapping[str, Any], base: RuleOptions | None = None
+    ) -> RuleOptions:
         """Options from a mapping of names to values, over ``base`` (default: sixty-six)."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
@@ -116,7 +120,7 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
                 return False
             raise RuleOptionError(f"rule option {name} must be true or false, not {value!r}")
         allowed = _allowed(hint)
-        if allowed is not None and all(isinstance(a, int) for a in allowed) or hint is int:
+        if (allowed is not None and all(isinstance(a, int) for a in allowed)) or hint is int:
             try:
                 return int(low)
             except ValueError:
@@ -124,7 +128,13 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
                     f"rule option {name} must be a whole number, not {value!r}"
                 ) from None
         if allowed is not None:
-            return value.strip() if value.strip() in allowed else low.upper() if low.upper() in allowed else value
+            return (
+                value.strip()
+                if value.strip() in allowed
+                else low.upper()
+                if low.upper() in allowed
+                else value
+            )
     return value
 
 
@@ -165,9 +175,7 @@ def preset(name: str) -> RuleOptions:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RuleOptionError(
-            f"unknown preset {name!r}; presets: {', '.join(PRESETS)}"
-        ) from None
+        raise RuleOptionError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
 
 
 def preset_name(options: RuleOptions) -> str | None:

@@ -1,0 +1,565 @@
+"""The state of one hand and its transitions: the rules of RULES.md, steps 1-10.
+
+``HandState`` is built for two audiences. The public API treats it as a
+value: ``state.apply(move)`` returns a new state and never changes the old
+one. Search bots use the fast path: ``copy()`` plus ``apply_code_unchecked``
+mutate in place with hands as bitmasks and moves as integer codes, so a
+playout costs a few microseconds per move. Both paths run the same code.
+
+Scoring (who wins the hand and how many game points) is in ``scoring.py``;
+this module decides *when* the hand ends and calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Final
+
+from p2p66.engine.cards import CARD_CODES, CARD_POINTS, CARDS, KING, QUEEN, SUIT_MASKS, Card
+from p2p66.engine.deal import check_deck, deal_layout
+from p2p66.engine.errors import IllegalMoveError
+from p2p66.engine.moves import (
+    CLOSE,
+    DECLARE,
+    DRAW,
+    EXCHANGE,
+    MARRY_BASE,
+    MOVE_NOTATION,
+    MOVES,
+    PASS,
+    Move,
+    parse_move_code,
+)
+from p2p66.engine.options import RuleOptions
+from p2p66.engine.scoring import HandResult, Outcome, score_hand
+
+_RANK_INDEX: Final = {"9": 5, "J": 4}
+
+
+class Phase(IntEnum):
+    """The five decision points of RULES.md, plus the end of the hand."""
+
+    LEAD = 0
+    FOLLOW = 1
+    DRAW = 2
+    MARRIAGE_DECLARE = 3
+    FINAL_DECLARE = 4
+    OVER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A finished trick: who led, the two cards, who won it."""
+
+    leader: int
+    lead: Card
+    follow: Card
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class Marriage:
+    """A marriage announced by ``seat`` in ``suit`` worth ``points`` (20 or 40)."""
+
+    seat: int
+    suit: int
+    points: int
+
+
+class HandState:
+    """One hand in progress. Treat as immutable unless you called ``copy()`` yourself."""
+
+    __slots__ = (
+        "close_snapshot",
+        "closed",
+        "closer",
+        "dealer",
+        "deck",
+        "exchange_card_rank",
+        "hands",
+        "held",
+        "history",
+        "lead_card",
+        "lead_marriage",
+        "leader",
+        "marriages",
+        "options",
+        "phase",
+        "played",
+        "result",
+        "score",
+        "shown",
+        "stock",
+        "stock_pos",
+        "talon_left",
+        "to_act",
+        "tricks",
+        "tricks_log",
+        "tricks_played",
+        "trump_card",
+        "trump_suit",
+        "won",
+    )
+
+    options: RuleOptions
+    deck: tuple[int, ...]
+    dealer: int
+    hands: list[int]
+    stock: tuple[int, ...]
+    stock_pos: int
+    talon_left: int
+    trump_card: int
+    trump_suit: int
+    exchange_card_rank: int
+    closed: bool
+    closer: int
+    close_snapshot: tuple[int, int, bool]
+    tricks: list[int]
+    score: list[int]
+    held: list[int]
+    won: list[int]
+    shown: list[int]
+    marriages: list[Marriage]
+    leader: int
+    to_act: int
+    phase: Phase
+    lead_card: int
+    lead_marriage: bool
+    tricks_played: int
+    played: int
+    tricks_log: list[tuple[int, int, int, int]]
+    history: list[int]
+    result: HandResult | None
+
+    # ----------------------------------------------------------------- setup
+
+    @classmethod
+    def new(cls, options: RuleOptions, deck: Sequence[int], dealer: int) -> HandState:
+        """A fresh hand from a deck order (canonical layout) and the dealer's seat."""
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        deck_t = tuple(deck)
+        check_deck(options, deck_t)
+        lay = deal_layout(options)
+        s = cls.__new__(cls)
+        s.options = options
+        s.deck = deck_t
+        s.dealer = dealer
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        for pos in lay.non_dealer:
+            hands[non_dealer] |= 1 << deck_t[pos]
+        for pos in lay.dealer:
+            hands[dealer] |= 1 << deck_t[pos]
+        s.hands = hands
+        s.stock = tuple(deck_t[p] for p in lay.talon)
+        s.stock_pos = 0
+        s.trump_card = deck_t[lay.trump]
+        s.talon_left = len(s.stock) + 1
+        s.trump_suit = s.trump_card // 6
+        s.exchange_card_rank = _RANK_INDEX[options.exchange_rank]
+        s.closed = False
+        s.closer = -1
+        s.close_snapshot = (0, 0, False)
+        s.tricks = [0, 0]
+        s.score = [0, 0]
+        s.held = [0, 0]
+        s.won = [0, 0]
+        s.shown = [0, 0]
+        s.marriages = []
+        s.leader = non_dealer
+        s.to_act = non_dealer
+        s.phase = Phase.LEAD
+        s.lead_card = -1
+        s.lead_marriage = False
+        s.tricks_played = 0
+        s.played = 0
+        s.tricks_log = []
+        s.history = []
+        s.result = None
+        return s
+
+    def copy(self) -> HandState:
+        """An independent copy (cheap: a handful of small lists)."""
+        c = HandState.__new__(HandState)
+        c.options = self.options
+        c.deck = self.deck
+        c.dealer = self.dealer
+        c.hands = self.hands[:]
+        c.stock = self.stock
+        c.stock_pos = self.stock_pos
+        c.talon_left = self.talon_left
+        c.trump_card = self.trump_card
+        c.trump_suit = self.trump_suit
+        c.exchange_card_rank = self.exchange_card_rank
+        c.closed = self.closed
+        c.closer = self.closer
+        c.close_snapshot = self.close_snapshot
+        c.tricks = self.tricks[:]
+        c.score = self.score[:]
+        c.held = self.held[:]
+        c.won = self.won[:]
+        c.shown = self.shown[:]
+        c.marriages = self.marriages[:]
+        c.leader = self.leader
+        c.to_act = self.to_act
+        c.phase = self.phase
+        c.lead_card = self.lead_card
+        c.lead_marriage = self.lead_marriage
+        c.tricks_played = self.tricks_played
+        c.played = self.played
+        c.tricks_log = self.tricks_log[:]
+        c.history = self.history[:]
+        c.result = self.result
+        return c
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def talon_open(self) -> bool:
+        """Open = neither closed nor exhausted: no duty to follow, drawing goes on."""
+        return not self.closed and self.talon_left > 0
+
+    @property
+    def exchange_card(self) -> int:
+        """Card id of the trump card that may be exchanged (trump nine or jack)."""
+        return self.trump_suit * 6 + self.exchange_card_rank
+
+    def card_points(self, seat: int) -> int:
+        """Captured cards + credited marriages + last-trick bonus (held marriages excluded)."""
+        return self.score[seat]
+
+    def legal_codes(self) -> list[int]:
+        """Legal move codes for the player to act, in a stable order."""
+        phase = self.phase
+        seat = self.to_act
+        hand = self.hands[seat]
+        if phase == Phase.FOLLOW:
+            allowed = hand if self.talon_open else self._strict_allowed(hand)
+            return _bits(allowed)
+        if phase == Phase.LEAD:
+            return self._lead_codes(seat, hand)
+        if phase == Phase.DRAW:
+            return [DRAW, CLOSE]
+        if phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+            return [DECLARE, PASS]
+        return []
+
+    def legal_moves(self) -> list[Move]:
+        return [MOVES[c] for c in self.legal_codes()]
+
+    def _strict_allowed(self, hand: int) -> int:
+        """Ruling 8: follow suit (higher if possible), else trump, else anything."""
+        lead = self.lead_card
+        same = hand & SUIT_MASKS[lead // 6]
+        if same:
+            higher = same & ((1 << lead) - 1)
+            return higher or same
+        trumps = hand & SUIT_MASKS[self.trump_suit]
+        return trumps or hand
+
+    def _marriages_allowed(self, seat: int) -> bool:
+        opts = self.options
+        if not (self.talon_open or opts.marriage_when_closed):
+            return False
+        return opts.marriage_needs_trick != "forbidden" or self.tricks[seat] > 0
+
+    def _exchange_allowed(self, seat: int, hand: int) -> bool:
+        opts = self.options
+        return (
+            self.talon_open
+            and self.talon_left >= opts.exchange_min_talon
+            and bool(hand >> self.exchange_card & 1)
+            and (not opts.exchange_requires_trick or self.tricks[seat] > 0)
+        )
+
+    def _close_allowed(self) -> bool:
+        opts = self.options
+        return (
+            opts.allow_close
+            and self.talon_open
+            and (self.tricks_played > 0 or opts.close_before_first_trick)
+        )
+
+    def _lead_codes(self, seat: int, hand: int) -> list[int]:
+        codes = _bits(hand)
+        if self._marriages_allowed(seat):
+            king_only = self.options.marriage_lead == "king"
+            for suit in range(4):
+                k = suit * 6 + KING
+                if hand >> k & 3 == 3:  # king and queen are adjacent ids
+                    codes.append(MARRY_BASE + k)
+                    if not king_only:
+                        codes.append(MARRY_BASE + k + 1)
+        if self._exchange_allowed(seat, hand):
+            codes.append(EXCHANGE)
+        if self._close_allowed():
+            codes.append(CLOSE)
+        if self.options.declare == "manual" and self.tricks_played > 0:
+            codes.append(DECLARE)
+        return codes
+
+    # --------------------------------------------------------- transitions
+
+    def apply(self, move: Move | str | int, seat: int | None = None) -> HandState:
+        """A new state after ``move`` (by ``seat``, if given); IllegalMoveError says why not."""
+        code = _code_of(move)
+        if seat is not None and seat != self.to_act:
+            who = "nobody" if self.to_act < 0 else f"seat {self.to_act}"
+            raise IllegalMoveError(MOVE_NOTATION[code], f"not your turn: it is {who}'s turn")
+        self.check_legal(code)
+        nxt = self.copy()
+        nxt.apply_code_unchecked(code)
+        return nxt
+
+    def check_legal(self, code: int) -> None:
+        """Raise IllegalMoveError with the reason unless ``code`` is legal now."""
+        if code in self.legal_codes():
+            return
+        raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
+
+    def apply_code_unchecked(self, code: int) -> None:
+        """Fast path: apply a move known to be legal, in place (search bots only)."""
+        self.history.append(code)
+        phase = self.phase
+        seat = self.to_act
+        if phase == Phase.FOLLOW:
+            self._follow(seat, code)
+        elif code < MARRY_BASE:
+            self._lead(seat, code)
+        elif code < EXCHANGE:
+            self._marry(seat, code - MARRY_BASE)
+        elif code == EXCHANGE:
+            ex = self.exchange_card
+            self.hands[seat] ^= (1 << ex) | (1 << self.trump_card)
+            self.shown[seat] |= 1 << self.trump_card
+            self.trump_card = ex
+        elif code == CLOSE:
+            other = 1 - seat
+            self.closed = True
+            self.closer = seat
+            self.close_snapshot = (self.tricks[other], self.score[other], self.tricks_played == 0)
+            self.phase = Phase.LEAD
+        elif code == DECLARE:
+            self._finish(Outcome.DECLARED, seat)
+        elif code == DRAW:
+            self._draw(seat)
+            self.phase = Phase.LEAD
+        elif code == PASS:
+            if phase == Phase.MARRIAGE_DECLARE:
+                self.phase = Phase.FOLLOW
+                self.to_act = 1 - seat
+            else:
+                self._finish(Outcome.RAN_OUT, seat)
+
+    def _lead(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.shown[seat] &= ~bit
+        self.played |= bit
+        self.lead_card = card
+        self.lead_marriage = False
+        self.phase = Phase.FOLLOW
+        self.to_act = 1 - seat
+
+    def _marry(self, seat: int, card: int) -> None:
+        suit = card // 6
+        points = 40 if suit == self.trump_suit else 20
+        self.marriages.append(Marriage(seat, suit, points))
+        partner = card ^ 1 if card % 6 in (KING, QUEEN) else card
+        self.shown[seat] |= 1 << partner
+        credited_now = self.options.marriage_credit == "immediate" and self.tricks[seat] > 0
+        if credited_now:
+            self.score[seat] += points
+        else:
+            self.held[seat] += points
+        self._lead(seat, card)
+        self.lead_marriage = True
+        if self.options.declare == "manual":
+            self.phase = Phase.MARRIAGE_DECLARE
+            self.to_act = seat
+        elif credited_now and self.score[seat] >= 66:
+            self._finish(Outcome.DECLARED, seat)
+
+    def _follow(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.shown[seat] &= ~bit
+        self.played |= bit
+        lead = self.lead_card
+        leader = 1 - seat
+        if card // 6 == lead // 6:
+            winner = seat if card < lead else leader
+        else:
+            winner = seat if card // 6 == self.trump_suit else leader
+        self.score[winner] += CARD_POINTS[card] + CARD_POINTS[lead]
+        if self.held[winner]:
+            self.score[winner] += self.held[winner]
+            self.held[winner] = 0
+        self.won[winner] |= bit | (1 << lead)
+        self.tricks[winner] += 1
+        self.tricks_played += 1
+        self.tricks_log.append((leader, lead, card, winner))
+        self.lead_card = -1
+        self.lead_marriage = False
+        self.leader = winner
+        self.to_act = winner
+        automatic = self.options.declare == "automatic"
+        if not self.hands[seat]:  # that was the last trick
+            if not self.closed:
+                self.score[winner] += self.options.last_trick_bonus
+            if automatic and self.score[winner] >= 66:
+                self._finish(Outcome.DECLARED, winner)
+            elif not self.closed:
+                self._finish(Outcome.EXHAUSTED, winner)
+            elif automatic:
+                self._finish(Outcome.RAN_OUT, winner)
+            else:
+                self.phase = Phase.FINAL_DECLARE
+            return
+        if automatic and self.score[winner] >= 66:
+            self._finish(Outcome.DECLARED, winner)
+        elif self.talon_open:
+            if self.options.close_before_draw and self.options.allow_close:
+                self.phase = Phase.DRAW
+            else:
+                self._draw(winner)
+                self.phase = Phase.LEAD
+        else:
+            self.phase = Phase.LEAD
+
+    def _draw(self, winner: int) -> None:
+        """Winner takes the top card, loser the next; the face-up trump comes last."""
+        for taker in (winner, 1 - winner):
+            if self.talon_left == 1:
+                card = self.trump_card
+                self.shown[taker] |= 1 << card  # everyone sees who takes the face-up card
+            else:
+                card = self.stock[self.stock_pos]
+                self.stock_pos += 1
+            self.hands[taker] |= 1 << card
+            self.talon_left -= 1
+
+    def _finish(self, outcome: Outcome, seat: int) -> None:
+        self.result = score_hand(self, outcome, seat)
+        self.phase = Phase.OVER
+        self.to_act = -1
+
+    # ------------------------------------------------------------- reasons
+
+    def _why_illegal(self, code: int) -> str:
+        """Plain words for why ``code`` is not legal now (for the UI and for cheaters)."""
+        phase = self.phase
+        seat = self.to_act
+        move = MOVES[code]
+        hand = self.hands[seat] if seat >= 0 else 0
+        if phase == Phase.OVER:
+            return "the hand is over"
+        if phase == Phase.DRAW and code not in (DRAW, CLOSE):
+            return "you won the trick: first draw from the talon (draw) or close it (close)"
+        if phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE) and code not in (DECLARE, PASS):
+            return "first answer whether you declare 66 (declare) or not (pass)"
+        if move.kind == "draw":
+            return "drawing happens only right after winning a trick"
+        if move.kind == "pass":
+            return "there is nothing to pass on now"
+        if move.card is not None and not hand >> move.card.id & 1:
+            return f"{move.card.code} is not in your hand"
+        if phase == Phase.FOLLOW:
+            if move.kind != "play":
+                return "you are following: only playing a card is possible now"
+            return self._why_not_follow(hand, move.card.id if move.card else 0)
+        if move.kind == "marry" and move.card is not None:
+            return self._why_not_marry(seat, hand, move.card)
+        if move.kind == "exchange":
+            return self._why_not_exchange(seat, hand)
+        if move.kind == "close":
+            if not self.options.allow_close:
+                return "closing is not allowed under these rules"
+            if not self.talon_open:
+                return "the talon is already closed or exhausted"
+            return "closing before the first trick is not allowed under these rules"
+        if move.kind == "declare":
+            if self.options.declare == "automatic":
+                return "66 is declared automatically under these rules"
+            return "nothing has been won yet: declaring is possible after the first trick"
+        return "not allowed now"
+
+    def _why_not_follow(self, hand: int, card: int) -> str:
+        lead = self.lead_card
+        same = hand & SUIT_MASKS[lead // 6]
+        lead_code = CARD_CODES[lead]
+        if same:
+            if card // 6 != lead // 6:
+                return f"the talon is closed or exhausted: you must follow suit to {lead_code}"
+            return f"you must win the trick: play a higher card than {lead_code}"
+        return "you cannot follow suit, so you must play a trump"
+
+    def _why_not_marry(self, seat: int, hand: int, card: Card) -> str:
+        if card.rank not in (KING, QUEEN):
+            return "a marriage is announced with its king or queen"
+        partner = card.id ^ 1
+        if not hand >> partner & 1:
+            return f"you need both king and queen of {card.name().split(' of ')[1]} for a marriage"
+        if not (self.talon_open or self.options.marriage_when_closed):
+            return "marriage not allowed now: the talon is closed or exhausted"
+        if self.options.marriage_needs_trick == "forbidden" and self.tricks[seat] == 0:
+            return "marriage not allowed before you have won a trick"
+        return "a marriage must be led with the king under these rules"
+
+    def _why_not_exchange(self, seat: int, hand: int) -> str:
+        if not self.talon_open:
+            return "talon closed or exhausted: no exchange"
+        if self.talon_left < self.options.exchange_min_talon:
+            return "the talon is too small for an exchange"
+        if not hand >> self.exchange_card & 1:
+            return f"the exchange needs {CARD_CODES[self.exchange_card]} in your hand"
+        return "the exchange needs a won trick"
+
+    # -------------------------------------------------------------- viewing
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return [CARDS[i] for i in _bits(self.hands[seat])]
+
+    def tricks_history(self) -> list[TrickRecord]:
+        return [TrickRecord(a, CARDS[b], CARDS[c], d) for a, b, c, d in self.tricks_log]
+
+    def moves_played(self) -> list[str]:
+        return [MOVE_NOTATION[c] for c in self.history]
+
+    def __repr__(self) -> str:
+        return (
+            f"HandState(phase={self.phase.name}, to_act={self.to_act}, "
+            f"hands={[CARD_CODES[c] for c in _bits(self.hands[0])]}/"
+            f"{[CARD_CODES[c] for c in _bits(self.hands[1])]}, score={self.score})"
+        )
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _code_of(move: Move | str | int) -> int:
+    if isinstance(move, Move):
+        return move.code
+    if isinstance(move, str):
+        return parse_move_code(move)
+    if not 0 <= move < len(MOVES):
+        raise IllegalMoveError(repr(move), "not a move code")
+    return move
+
+
+def new_hand(options: RuleOptions, deck: Sequence[int], dealer: int) -> HandState:
+    """Start a hand: options, a deck order in the canonical layout, and the dealer's seat."""
+    return HandState.new(options, deck, dealer)
