@@ -41,6 +41,8 @@ class PlayerView:
     my_points: int
     my_held_points: int
     opponent_points: int
+    opponent_held_points: int
+    close_snapshot: tuple[int, int] | None  # opponent-of-closer's (tricks, points) at closing
     opponent_hand_size: int
     opponent_shown: tuple[Card, ...]
     marriages: tuple[Marriage, ...]
@@ -93,6 +95,8 @@ def view_of(state: HandState, seat: int) -> PlayerView:
         my_points=state.score[seat],
         my_held_points=state.held[seat],
         opponent_points=state.score[other],
+        opponent_held_points=state.held[other],
+        close_snapshot=state.close_snapshot[:2] if state.closed else None,
         opponent_hand_size=state.hands[other].bit_count(),
         opponent_shown=tuple(cards_of(state.shown[other] & state.hands[other])),
         marriages=tuple(state.marriages),
