@@ -58,7 +58,7 @@ def test_move_parsing(text: str, notation: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "jump", "m xx", "play:", "marry"])
 def test_move_nonsense_says_what_was_expected(text: str) -> None:
-    with pytest.raises(NotationError, match="expected|marriage names"):
+    with pytest.raises(NotationError, match=r"expected|marriage names"):
         parse_move_code(text)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -61,7 +62,9 @@ def test_points_never_exceed_the_deck_total(game: tuple[str, int]) -> None:
     _, _, states = random_game(*game)
     for s in states:
         bonus = s.options.last_trick_bonus
-        captured = [sum(CARD_POINTS[c] for c in range(24) if s.won[seat] >> c & 1) for seat in (0, 1)]
+        captured = [
+            sum(CARD_POINTS[c] for c in range(24) if s.won[seat] >> c & 1) for seat in (0, 1)
+        ]
         marriages = sum(m.points for m in s.marriages)
         assert sum(captured) <= 120
         assert sum(s.score) <= 120 + bonus + marriages
@@ -112,6 +115,6 @@ def test_matches_end_at_target_with_alternating_dealer(preset: str, seed: int) -
             s.apply_code_unchecked(rng.choice(s.legal_codes()))
         assert s.result is not None
         match = match.record(s.result)
-    assert all(a != b for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(dealers))
     assert max(match.game_points) >= options.match_target
     assert min(match.game_points) < options.match_target

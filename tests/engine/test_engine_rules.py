@@ -110,16 +110,14 @@ def test_trump_beats_led_suit_and_offsuit_loses() -> None:
 def test_no_duty_to_follow_while_talon_open() -> None:
     s = deal(leader="AS TS KC QC JC 9C", dealer="9S KS QD JD 9D TD", trump="AH")
     s = play(s, "play:TS")
-    assert legal(s) == {f"play:{c}" for c in "9S KS QD JD 9D TD".split()}
+    assert legal(s) == {f"play:{c}" for c in ["9S", "KS", "QD", "JD", "9D", "TD"]}
 
 
 # --- rule 4: drawing --------------------------------------------------------------------
 
 
 def test_winner_draws_first_then_loser() -> None:
-    s = deal(
-        leader="AS TS KC QC JC 9C", dealer="9S KS QD JD 9D TD", trump="AH", talon="KH QH"
-    )
+    s = deal(leader="AS TS KC QC JC 9C", dealer="9S KS QD JD 9D TD", trump="AH", talon="KH QH")
     s = play(s, "play:AS", "play:9S")
     assert s.phase == Phase.DRAW and legal(s) == {"draw", "close"}
     s = play(s, "draw")
@@ -345,7 +343,7 @@ def _exhaust(state: HandState) -> HandState:
     """Play leads of the lowest legal card and draw until the talon is exhausted."""
     while state.talon_left > 0 and not state.is_over:
         codes = state.legal_codes()
-        move = "draw" if state.phase == Phase.DRAW else [c for c in codes if c < 24][0]
+        move = "draw" if state.phase == Phase.DRAW else next(c for c in codes if c < 24)
         state = state.apply(move)
     return state
 
@@ -493,7 +491,7 @@ def test_closer_failure_two_or_three(opp_tricks_at_close: int, expected: int) ->
 def test_closed_hand_cards_run_out_final_declare() -> None:
     s = _closed_midgame(30, 20)
     while s.phase != Phase.FINAL_DECLARE:
-        s = s.apply([c for c in s.legal_codes() if c < 24][0])
+        s = s.apply(next(c for c in s.legal_codes() if c < 24))
     assert legal(s) == {"declare", "pass"}
     r = s.apply("pass").result
     assert r is not None and r.how == HowEnded.CLOSER_FAILED and r.winner == 0
