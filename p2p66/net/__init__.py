@@ -1,0 +1,1 @@
+"""Transport and identity layer (asyncio TCP, handshakes, discovery); see the modules."""
