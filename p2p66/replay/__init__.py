@@ -1,0 +1,1 @@
+"""Replay files: signed hash-chained records, written as the game runs, verified by anyone."""
