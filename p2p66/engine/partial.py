@@ -1,0 +1,167 @@
+"""The rules under partial knowledge: check moves when some deck positions are unknown.
+
+In a network game neither peer (nor a third party reading a replay before
+the seeds are revealed) knows the whole deck. ``PartialHand`` tracks what is
+known position by position and judges each move as the rules would, with one
+twist: a card-play whose legality depends on hidden cards (the strict duty
+to follow, beat or trump) is accepted if *some* arrangement of the hidden
+cards makes it legal, and rejected only if none does. That is exact: a
+move it rejects is provably illegal; a move it accepts can still be shown
+illegal once the hand's seeds are revealed, when ``full_replay`` re-runs the
+hand with every card known.
+
+Everything else (turn order, tricks, points, talon, marriages, declarations)
+depends only on public cards, so the engine's answers are exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p66.engine.cards import CARD_CODES, SUIT_MASKS, deck_ids
+from p2p66.engine.deal import deal_layout
+from p2p66.engine.errors import DealError
+from p2p66.engine.options import RuleOptions
+from p2p66.engine.state import HandState, Phase, new_hand
+
+
+def _cards_needed(code: int) -> tuple[int | None, ...]:
+    """Cards a move shows, which must be opened (known) before it can be judged."""
+    if code < 24:
+        return (code,)
+    if code < 48:
+        return (code - 24, (code - 24) ^ 1)
+    return ()
+
+
+class KnowledgeConflict(DealError):
+    """Two different cards claimed for one position, or one card at two positions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A move judged legal, and the state it leads to."""
+
+    state: HandState
+    provisional: bool  # True when hidden cards were assumed so that the move is legal
+
+
+class PartialHand:
+    """One hand seen through partial knowledge of the deck (position -> card)."""
+
+    def __init__(self, options: RuleOptions, dealer: int) -> None:
+        self.options = options
+        self.dealer = dealer
+        self.layout = deal_layout(options)
+        self.known: list[int | None] = [None] * options.deck_size
+        self.moves: list[int] = []
+        self._all = deck_ids(options.deck_size)
+
+    def learn(self, position: int, card: int) -> None:
+        """Record that deck ``position`` holds ``card``; KnowledgeConflict if impossible."""
+        if not 0 <= position < len(self.known):
+            raise KnowledgeConflict(f"there is no deck position {position}")
+        if card not in self._all:
+            raise KnowledgeConflict(f"{card} is not a card of this deck")
+        current = self.known[position]
+        if current is not None and current != card:
+            raise KnowledgeConflict(
+                f"position {position} holds {CARD_CODES[current]}, not {CARD_CODES[card]}"
+            )
+        if current is None and card in self.known:
+            raise KnowledgeConflict(
+                f"{CARD_CODES[card]} is already at position {self.known.index(card)}"
+            )
+        self.known[position] = card
+
+    def card_at(self, position: int) -> int | None:
+        return self.known[position]
+
+    def position_of(self, card: int) -> int | None:
+        return self.known.index(card) if card in self.known else None
+
+    def state(self) -> HandState:
+        """The current state, hidden positions filled in arbitrarily (public facts are exact)."""
+        return self._replay(self._deck_with(0))
+
+    def positions_held(self, seat: int) -> list[int]:
+        """Deck positions now in ``seat``'s hand (independent of the hidden cards)."""
+        deck = self._deck_with(0)
+        hand = self._replay(deck).hands[seat]
+        return [p for p, c in enumerate(deck) if hand >> c & 1]
+
+    def check(self, code: int) -> Accepted:
+        """Judge ``code`` for the player to act; IllegalMoveError if no arrangement allows it."""
+        for card in _cards_needed(code):
+            if card is not None and card not in self.known:
+                raise KnowledgeConflict(f"{CARD_CODES[card]} was played without being opened")
+        base = self._replay(self._deck_with(0))
+        mover = base.to_act
+        harmful = self._harmful(base, code)
+        provisional = False
+        if harmful:
+            hidden_mine = [p for p in self.positions_held(mover) if self.known[p] is None]
+            deck = self._deck_with(harmful, avoid_positions=hidden_mine)
+            state = self._replay(deck)
+            provisional = bool(hidden_mine)
+        else:
+            state = base
+        state.check_legal(code)
+        nxt = state.copy()
+        nxt.apply_code_unchecked(code)
+        return Accepted(nxt, provisional)
+
+    def accept(self, code: int) -> Accepted:
+        """``check`` and, if legal, record the move."""
+        accepted = self.check(code)
+        self.moves.append(code)
+        return accepted
+
+    def full_replay(self, deck: Sequence[int]) -> HandState:
+        """Re-run every move with the whole deck known, checking each (IllegalMoveError)."""
+        for pos, card in enumerate(self.known):
+            if card is not None and deck[pos] != card:
+                raise KnowledgeConflict(
+                    f"the revealed deck has {CARD_CODES[deck[pos]]} at position {pos}, "
+                    f"but {CARD_CODES[card]} was opened there"
+                )
+        s = new_hand(self.options, deck, self.dealer)
+        for code in self.moves:
+            s = s.apply(code)
+        return s
+
+    # ------------------------------------------------------------------ internals
+
+    def _harmful(self, s: HandState, code: int) -> int:
+        """Hidden cards that would make a strict-duty follow with ``code`` illegal."""
+        if s.phase != Phase.FOLLOW or s.talon_open or code >= 24:
+            return 0
+        lead, suit, trump = s.lead_card, s.lead_card // 6, s.trump_suit
+        if code // 6 == suit:
+            return 0 if code < lead else SUIT_MASKS[suit] & ((1 << lead) - 1)
+        if code // 6 == trump:
+            return SUIT_MASKS[suit]
+        return SUIT_MASKS[suit] | SUIT_MASKS[trump]
+
+    def _deck_with(self, harmful: int, avoid_positions: Sequence[int] = ()) -> list[int]:
+        """Known cards in place; hidden cards fill the rest, harmless ones first at
+        ``avoid_positions`` (the mover's hidden hand positions)."""
+        unknown = [c for c in self._all if c not in self.known]
+        harmless = [c for c in unknown if not harmful >> c & 1]
+        bad = [c for c in unknown if harmful >> c & 1]
+        deck: list[int | None] = list(self.known)
+        avoid = set(avoid_positions)
+        pool = harmless + bad
+        for p in avoid_positions:
+            deck[p] = pool.pop(0)
+        for p in range(len(deck)):
+            if deck[p] is None and p not in avoid:
+                deck[p] = pool.pop(0)
+        return [c for c in deck if c is not None]
+
+    def _replay(self, deck: list[int]) -> HandState:
+        s = new_hand(self.options, deck, self.dealer)
+        for code in self.moves:
+            s.apply_code_unchecked(code)
+        return s
