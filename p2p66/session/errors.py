@@ -1,0 +1,34 @@
+"""Session errors, in the style of h11: they say whose fault it is.
+
+``RemoteProtocolError``: the peer sent something wrong (malformed, out of
+turn, illegal). ``CheatingDetected`` is the subclass for what can only be
+deliberate: a failed proof, a wrong key, an illegal move under the rules.
+``LocalProtocolError``: our own code asked for something the protocol does
+not allow (a bug on our side, never the peer's).
+"""
+
+from __future__ import annotations
+
+
+class ProtocolError(Exception):
+    """Base class: the game cannot go on. ``culprit`` is the seat to blame, if known."""
+
+    def __init__(self, message: str, culprit: int | None = None) -> None:
+        super().__init__(message)
+        self.culprit = culprit
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer broke the protocol: malformed data, wrong message, wrong moment."""
+
+
+class CheatingDetected(RemoteProtocolError):
+    """The peer broke the rules or the cryptography in a way only cheating explains."""
+
+
+class LocalProtocolError(ProtocolError):
+    """Our own side misused the session (a bug here, not the peer's fault)."""
+
+
+class PeerResigned(ProtocolError):
+    """The peer resigned or aborted the match; ``reason`` is theirs."""

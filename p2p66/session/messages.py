@@ -1,0 +1,208 @@
+"""Session messages: typed values and their msgpack encoding (see protocol/SPEC.md).
+
+Every message is one msgpack map with ``t`` (its type), ``v`` (the protocol
+version) and the fields of its table in the spec. ``decode`` accepts exactly
+that and nothing else: any other shape is a ``RemoteProtocolError`` that says
+what was wrong. Cryptographic payloads (``data``) are maps defined by the
+mental-poker layer and checked there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Final
+
+import msgpack
+
+from p2p66.session.errors import RemoteProtocolError
+
+PROTOCOL_VERSION: Final = 1
+MAX_MESSAGE: Final = 60 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of every message; ``TYPE`` is its ``t`` on the wire."""
+
+    TYPE: ClassVar[str] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """First message of each side: who we are (the key must match the transport's)."""
+
+    TYPE: ClassVar[str] = "hello"
+    name: str
+    public_key: bytes
+    software: str
+
+
+@dataclass(frozen=True, slots=True)
+class Propose(Message):
+    """Host -> joiner: the full rule options, the proof soundness and the move time limit."""
+
+    TYPE: ClassVar[str] = "propose"
+    options: dict[str, Any]
+    soundness: int
+    move_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Message):
+    TYPE: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse(Message):
+    TYPE: ClassVar[str] = "refuse"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoinCommit(Message):
+    """Commitment H(nonce) for the coin flip that fixes the session id and first dealer."""
+
+    TYPE: ClassVar[str] = "coin-commit"
+    commitment: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CoinReveal(Message):
+    TYPE: ClassVar[str] = "coin-reveal"
+    nonce: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Message):
+    """One flight of the shuffle-and-deal of hand ``hand`` (mental-poker payload)."""
+
+    TYPE: ClassVar[str] = "deal"
+    hand: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Message):
+    """A move in RULES.md notation, with the card openings and keys it carries."""
+
+    TYPE: ClassVar[str] = "move"
+    hand: int
+    move: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Keys(Message):
+    """Card keys owed to the other player when no move of ours can carry them."""
+
+    TYPE: ClassVar[str] = "keys"
+    hand: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Message):
+    """End of a hand: the author's hand seed, so anyone can audit the hand."""
+
+    TYPE: ClassVar[str] = "reveal"
+    hand: int
+    seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Message):
+    TYPE: ClassVar[str] = "resign"
+    reason: str
+
+
+MESSAGE_TYPES: Final[dict[str, type[Message]]] = {
+    cls.TYPE: cls
+    for cls in (
+        Hello,
+        Propose,
+        Accept,
+        Refuse,
+        CoinCommit,
+        CoinReveal,
+        Deal,
+        Move,
+        Keys,
+        Reveal,
+        Resign,
+    )
+}
+
+_FIELD_TYPES: Final[dict[str, type]] = {
+    "name": str,
+    "public_key": bytes,
+    "software": str,
+    "options": dict,
+    "soundness": int,
+    "move_seconds": int,
+    "reason": str,
+    "commitment": bytes,
+    "nonce": bytes,
+    "hand": int,
+    "data": dict,
+    "move": str,
+    "seed": bytes,
+}
+_FIXED_BYTES: Final = {"public_key": 32, "commitment": 32, "nonce": 32, "seed": 32}
+_MAX_TEXT: Final = 200
+
+
+def encode(message: Message) -> bytes:
+    """The canonical msgpack bytes of a message."""
+    body: dict[str, Any] = {"t": message.TYPE, "v": PROTOCOL_VERSION}
+    for f in fields(message):
+        body[f.name] = getattr(message, f.name)
+    data = msgpack.packb(body)
+    if len(data) > MAX_MESSAGE:
+        raise ValueError(f"a {message.TYPE} message of {len(data)} bytes exceeds {MAX_MESSAGE}")
+    return data
+
+
+def decode(data: bytes, author: int | None = None) -> Message:
+    """Parse message bytes; RemoteProtocolError (blaming ``author``) if malformed."""
+
+    def bad(why: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"malformed message: {why}", author)
+
+    if len(data) > MAX_MESSAGE:
+        raise bad(f"{len(data)} bytes is over the {MAX_MESSAGE}-byte limit")
+    try:
+        obj = msgpack.unpackb(data, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises many types; all mean malformed input
+        raise bad(f"not msgpack ({type(exc).__name__})") from None
+    if not isinstance(obj, dict):
+        raise bad("a message must be a map")
+    version = obj.get("v")
+    if version != PROTOCOL_VERSION:
+        raise RemoteProtocolError(
+            f"protocol version {version!r} is not supported (this p2p66 speaks "
+            f"version {PROTOCOL_VERSION})",
+            author,
+        )
+    cls = MESSAGE_TYPES.get(obj.get("t"))  # type: ignore[arg-type]
+    if cls is None:
+        raise bad(f"unknown message type {obj.get('t')!r}")
+    names = [f.name for f in fields(cls)]
+    extra = sorted(set(obj) - {"t", "v", *names})
+    if extra:
+        raise bad(f"{cls.TYPE} has unexpected fields {extra}")
+    values: dict[str, Any] = {}
+    for name in names:
+        if name not in obj:
+            raise bad(f"{cls.TYPE} lacks the field {name!r}")
+        value = obj[name]
+        expected = _FIELD_TYPES[name]
+        if not isinstance(value, expected) or isinstance(value, bool):
+            raise bad(f"{cls.TYPE}.{name} must be {expected.__name__}")
+        if isinstance(value, bytes) and name in _FIXED_BYTES and len(value) != _FIXED_BYTES[name]:
+            raise bad(f"{cls.TYPE}.{name} must be {_FIXED_BYTES[name]} bytes")
+        if isinstance(value, str) and len(value) > _MAX_TEXT:
+            raise bad(f"{cls.TYPE}.{name} is longer than {_MAX_TEXT} characters")
+        if isinstance(value, int) and not 0 <= value < 2**31:
+            raise bad(f"{cls.TYPE}.{name} is out of range")
+        values[name] = value
+    return cls(**values)
