@@ -47,7 +47,7 @@ class Relay:
         self.count = 0
         self.tasks: list[asyncio.Task[None]] = []
 
-    async def _pump(self, src: MemoryStream, dst: MemoryStream, rewrite: bool) -> None:
+    async def pump(self, src: MemoryStream, dst: MemoryStream, rewrite: bool) -> None:
         decoder = FrameDecoder()
         while data := await src.read(65536):
             decoder.feed(data)
@@ -73,8 +73,8 @@ async def relayed_pair(
     relay = Relay(mutate)
     loop = asyncio.get_running_loop()
     relay.tasks = [
-        loop.create_task(relay._pump(relay_to_joiner, relay_to_host, rewrite=True)),
-        loop.create_task(relay._pump(relay_to_host, relay_to_joiner, rewrite=False)),
+        loop.create_task(relay.pump(relay_to_joiner, relay_to_host, rewrite=True)),
+        loop.create_task(relay.pump(relay_to_host, relay_to_joiner, rewrite=False)),
     ]
     host_channel, joiner_channel = await asyncio.gather(
         host_handshake(
