@@ -1,0 +1,80 @@
+"""``p2p66 config``: show and change the player's settings (name, preset, bot, colours)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Annotated
+
+import typer
+
+from p2p66.ui.config import (
+    DESCRIPTIONS,
+    Config,
+    ConfigError,
+    config_path,
+    load_config,
+    save_config,
+    with_setting,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``config`` command group to ``app``."""
+    group = typer.Typer(
+        name="config",
+        help="Show or change your settings (stored in your config directory or $P2P66_HOME).",
+        invoke_without_command=True,
+        no_args_is_help=False,
+    )
+
+    @group.callback()
+    def config_main(ctx: typer.Context) -> None:
+        """Without a subcommand: show the settings."""
+        if ctx.invoked_subcommand is None:
+            _show(_load())
+
+    @group.command("show")
+    def show() -> None:
+        """Show every setting, its value and what it means."""
+        _show(_load())
+
+    @group.command("set")
+    def set_value(
+        key: Annotated[str, typer.Argument(help=f"One of: {', '.join(DESCRIPTIONS)}.")],
+        value: Annotated[str, typer.Argument(help="The new value.")],
+    ) -> None:
+        """Change one setting."""
+        try:
+            config = with_setting(_load(), key, value)
+        except ConfigError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        path = save_config(config)
+        typer.echo(f"{key} = {_shown(asdict(config)[key])}  (saved in {path})")
+
+    @group.command("reset")
+    def reset() -> None:
+        """Put every setting back to its default."""
+        path = save_config(Config())
+        typer.echo(f"Settings reset to defaults in {path}")
+
+    app.add_typer(group)
+
+
+def _load() -> Config:
+    try:
+        return load_config()
+    except ConfigError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _show(config: Config) -> None:
+    typer.echo(f"# {config_path()}")
+    for key, value in asdict(config).items():
+        typer.echo(f"{key:7} = {_shown(value):12} # {DESCRIPTIONS[key]}")

@@ -1,0 +1,61 @@
+"""How cards look on screen: suit symbols or letters, with or without colour.
+
+Colour is never the only signal: every card always shows its suit symbol or
+letter, so a monochrome terminal, ``NO_COLOR`` or a screen reader loses nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
+
+RED_SUITS = frozenset({1, 2})  # diamonds, hearts
+
+
+@dataclass(frozen=True, slots=True)
+class TextStyle:
+    """``ascii``: suit letters instead of symbols; ``color``: red suits in red."""
+
+    ascii: bool = False
+    color: bool = True
+
+
+DEFAULT_STYLE = TextStyle()
+
+
+def suit_text(suit: int, style: TextStyle) -> str:
+    return SUITS[suit] if style.ascii else SUIT_SYMBOLS[suit]
+
+
+def card_text(card: Card, style: TextStyle) -> str:
+    """``AH`` in ASCII (the move notation), ``A♥`` otherwise; a ten is ``10♥``."""
+    if style.ascii:
+        return card.code
+    rank = "10" if RANKS[card.rank] == "T" else RANKS[card.rank]
+    return rank + SUIT_SYMBOLS[card.suit]
+
+
+def card_class(card: Card, style: TextStyle) -> str:
+    """The prompt-toolkit style class of a card: red for hearts and diamonds."""
+    if not style.color:
+        return "class:card"
+    return "class:card.red" if card.suit in RED_SUITS else "class:card.black"
+
+
+def suit_name(suit: int) -> str:
+    return SUIT_NAMES[suit]
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card], style: TextStyle) -> str:
+    """Cards separated by spaces, or "none"."""
+    return " ".join(card_text(c, style) for c in cards) if cards else "none"
+
+
+def display_order(hand: tuple[Card, ...], trump_suit: int) -> tuple[Card, ...]:
+    """The hand as shown and numbered: by suit, alternating colours, trumps last; high first."""
+    order = [3, 2, 0, 1]  # spades, hearts, clubs, diamonds
+    order.remove(trump_suit)
+    order.append(trump_suit)
+    rank_of_suit = {s: i for i, s in enumerate(order)}
+    return tuple(sorted(hand, key=lambda c: (rank_of_suit[c.suit], c.rank)))

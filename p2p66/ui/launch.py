@@ -1,0 +1,74 @@
+"""Starting a match for the UI: settings, the table factory, and which screen to run.
+
+A ``TableFactory`` turns ``PlaySettings`` into an async context manager
+yielding a ``Table``; ``local_table`` is the in-process one. The network
+table plugs in by passing another factory: nothing else changes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+from p2p66.engine import RuleOptions
+from p2p66.ui.bots import make_table_bot
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.local_table import LocalTable
+from p2p66.ui.plain import PlainUI, StdinLines
+from p2p66.ui.screen import Screen
+from p2p66.ui.table import Table
+from p2p66.ui.terminal import TerminalUI
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """What ``p2p66 play`` was asked for, after merging the command line and the config."""
+
+    options: RuleOptions
+    bot: str
+    seed: int
+    name: str
+    bot_delay: float = 0.6
+
+
+TableFactory = Callable[[PlaySettings], AbstractAsyncContextManager[Table]]
+
+
+@asynccontextmanager
+async def local_table(settings: PlaySettings) -> AsyncIterator[Table]:
+    """A match against ``settings.bot`` in this process."""
+    bot = make_table_bot(settings.bot, settings.seed, settings.options)
+    table = LocalTable(
+        settings.options,
+        bot,
+        seed=settings.seed,
+        names=(settings.name, bot_label(settings.bot)),
+        bot_delay=settings.bot_delay,
+    )
+    try:
+        yield table
+    finally:
+        await table.close()
+
+
+async def play(
+    settings: PlaySettings, factory: TableFactory, style: TextStyle, *, plain: bool
+) -> Screen:
+    """Open the table and run the full screen or the plain one until the match ends."""
+    async with factory(settings) as table:
+        if plain:
+            ui = PlainUI(table, style, StdinLines(), _print_line)
+            return await ui.run()
+        return await TerminalUI(table, style).run()
+
+
+def bot_label(name: str) -> str:
+    """How a bot is called at the table: "random" plays as "Random Bot"."""
+    return f"{name.replace('-', ' ').title()} Bot"
+
+
+def _print_line(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()

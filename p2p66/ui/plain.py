@@ -1,0 +1,165 @@
+"""``--plain``: the match as plain lines, one sentence each, for screen readers and pipes.
+
+No cursor movement, no colour, no redraw: events are told as they happen,
+and when it is the player's turn the situation is summed up in a few short
+lines ending with the legal moves. Input is read only on the player's turn,
+so moves piped in ahead are used in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from p2p66.engine import IllegalMoveError, PlayerView
+from p2p66.ui.cards_text import TextStyle, card_text, cards_text, display_order, suit_name
+from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
+from p2p66.ui.explain import help_lines
+from p2p66.ui.narrate import Voice
+from p2p66.ui.render import plain, talon_fragments, turn_line
+from p2p66.ui.screen import Screen, advance
+from p2p66.ui.table import MatchOver, Table, TableEvent
+
+
+class LineSource(Protocol):
+    async def readline(self) -> str | None:
+        """The next line without its newline, or None at end of input."""
+        ...
+
+
+class StdinLines:
+    """Lines of ``sys.stdin`` read by a daemon thread, so waiting never blocks the loop."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        threading.Thread(target=self._read, name="p2p66-stdin", daemon=True).start()
+
+    def _read(self) -> None:
+        for line in sys.stdin:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, line.rstrip("\r\n"))
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, None)
+
+    async def readline(self) -> str | None:
+        return await self._queue.get()
+
+
+class PlainUI:
+    """Tells ``table``'s events through ``write`` and reads moves from ``lines``."""
+
+    def __init__(
+        self, table: Table, style: TextStyle, lines: LineSource, write: Callable[[str], None]
+    ) -> None:
+        self.table = table
+        self.style = style
+        self.lines = lines
+        self.write = write
+        self.screen = Screen(Voice(table.seat, table.names, style))
+        self._told: PlayerView | None = None  # the position last summed up
+        self._sent: PlayerView | None = None  # the position a move was submitted from
+
+    @property
+    def opponent(self) -> str:
+        return self.screen.voice.opponent
+
+    async def run(self) -> Screen:
+        """Play until the match is over, the player leaves or the input ends."""
+        try:
+            await self._loop()
+        finally:
+            await self.table.close()
+        return self.screen
+
+    async def _loop(self) -> None:
+        events: asyncio.Task[TableEvent] = asyncio.create_task(self.table.next_event())
+        reading: asyncio.Task[str | None] | None = None
+        try:
+            while True:
+                if reading is None and self._ready():
+                    reading = asyncio.create_task(self.lines.readline())
+                waiting = {events} if reading is None else {events, reading}
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if events in done:
+                    if self._tell(events.result()):
+                        return
+                    events = asyncio.create_task(self.table.next_event())
+                if reading is not None and reading in done:
+                    line = reading.result()
+                    reading = None
+                    if line is None:
+                        self.write("Input ended: you leave the match.")
+                        return
+                    if not await self._handle(line):
+                        self.write("You leave the match.")
+                        return
+        finally:
+            for task in (events, reading):
+                if task is not None:
+                    task.cancel()
+
+    def _ready(self) -> bool:
+        """True when a line should be read: our turn, in a position not yet moved from."""
+        view = self.screen.view
+        if not self.screen.my_turn or view is None or view is self._sent:
+            return False
+        if view is not self._told:
+            self._told = view
+            for line in situation(self.screen, view, self.style):
+                self.write(line)
+        return True
+
+    def _tell(self, event: TableEvent) -> bool:
+        """Apply and tell one event; True when the match is over."""
+        self.screen, sentences = advance(self.screen, event)
+        for sentence in sentences:
+            self.write(sentence)
+        return isinstance(event, MatchOver)
+
+    async def _handle(self, line: str) -> bool:
+        """Act on one line; False when the player leaves."""
+        entry = interpret(self.screen.view, line, self.opponent)
+        if isinstance(entry, Quit):
+            return False
+        if isinstance(entry, Help):
+            for text in self._help(entry.code):
+                self.write(text)
+            self._retry()
+        elif isinstance(entry, Rejected):
+            self.write(f"Not accepted: {entry.reason}.")
+            self._retry()
+        else:
+            try:
+                await self.table.submit(entry.code)
+                self._sent = self.screen.view
+            except IllegalMoveError as exc:
+                self.write(f"Not accepted: {exc.reason}.")
+                self._retry()
+        return True
+
+    def _retry(self) -> None:
+        """Ask again for the same turn (the situation is told once per new position)."""
+        if self.screen.my_turn:
+            self.write("Your move?")
+
+    def _help(self, code: int | None) -> list[str]:
+        return help_lines(self.screen.view, code, self.opponent, self.style)
+
+
+def situation(screen: Screen, view: PlayerView, style: TextStyle) -> list[str]:
+    """What a player needs to choose a move, in a few sentences."""
+    opponent = screen.voice.opponent
+    order = display_order(view.hand, view.trump_suit)
+    hand = ", ".join(f"{i + 1} {card_text(c, style)}" for i, c in enumerate(order))
+    talon = plain(talon_fragments(view, opponent, style))
+    return [
+        f"Trumps are {suit_name(view.trump_suit)}; talon: {talon}.",
+        f"Your hand: {hand}.",
+        f"You have {view.my_points} card points and {view.tricks_won[view.seat]} tricks"
+        + (f", plus {view.my_held_points} held" if view.my_held_points else "")
+        + f"; {opponent} has shown {cards_text(view.opponent_shown, style)}.",
+        turn_line(screen, style),
+        "Legal moves: " + ", ".join(s.text for s in suggestions(view, "", style)) + ".",
+    ]

@@ -1,0 +1,244 @@
+"""The board, the turn line and the status bar, drawn from a ``Screen``.
+
+Pure: a screen and a text style in, prompt-toolkit ``FormattedText`` out
+(``plain`` turns it into a string). Every fact is written in words or
+symbols; colour and bold only repeat what the text already says.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples, fragment_list_to_text
+from prompt_toolkit.styles import Style
+
+from p2p66.engine import Phase, PlayerView
+from p2p66.engine.cards import Card
+from p2p66.ui.cards_text import (
+    TextStyle,
+    card_class,
+    card_text,
+    display_order,
+    suit_name,
+    suit_text,
+)
+from p2p66.ui.narrate import result_sentence
+from p2p66.ui.screen import Screen
+
+LOG_LINES = 5
+Fragments = StyleAndTextTuples
+
+
+def ui_style(color: bool) -> Style:
+    """Styles for the classes used below; without colour only bold and dim remain."""
+    rules = {
+        "title": "bold",
+        "label": "bold",
+        "card": "bold",
+        "card.dim": "noinherit",
+        "index": "",
+        "turn": "bold",
+        "log": "",
+        "status": "reverse",
+        "status.alert": "reverse bold",
+    }
+    if color:
+        rules |= {
+            "card.red": "bold ansired",
+            "card.black": "bold",
+            "card.dim": "#888888",
+            "index": "ansicyan",
+            "turn": "bold ansigreen",
+            "log": "#aaaaaa",
+            "status.alert": "reverse bold ansiyellow",
+        }
+    return Style.from_dict(rules)
+
+
+def plain(text: Fragments) -> str:
+    """The text of formatted fragments, without any style."""
+    return fragment_list_to_text(text)
+
+
+def card(c: Card, style: TextStyle) -> tuple[str, str]:
+    return (card_class(c, style), card_text(c, style))
+
+
+def board(screen: Screen, style: TextStyle) -> FormattedText:
+    """Everything above the input line."""
+    view = screen.view
+    out: Fragments = []
+    if view is None:
+        out.append(("class:title", " Waiting for the first hand to be dealt...\n"))
+        return FormattedText(out + _log(screen))
+    voice = screen.voice
+    opponent = voice.opponent
+    dealer = "you deal" if view.dealer == view.seat else f"{opponent} deals"
+    trump = f"trumps {suit_text(view.trump_suit, style)} {suit_name(view.trump_suit)}"
+    out.append(("class:title", f" Hand {screen.hand_number} · {dealer} · {trump}\n"))
+    out += [("class:label", " Talon: "), *talon_fragments(view, opponent, style), ("", "\n")]
+    out += [("class:label", f" {opponent}: ")]
+    out.append(("", f"{view.opponent_hand_size} cards, {_tricks(view.tricks_won[1 - view.seat])}"))
+    if view.opponent_shown:
+        out.append(("", ", has shown "))
+        out += _cards(view.opponent_shown, style)
+    out.append(("", "\n"))
+    out += [("class:label", " Table: "), *_table(view, opponent, style), ("", "\n")]
+    out += [("class:label", " Last trick: "), *_last_trick(view, opponent, style), ("", "\n")]
+    mine = f"{view.my_points} card points"
+    if view.my_held_points:
+        mine += f" (+{view.my_held_points} held until you win a trick)"
+    out += [("class:label", " You: "), ("", f"{mine}, {_tricks(view.tricks_won[view.seat])}\n")]
+    out += [("class:label", " Your hand: "), *_hand(view, style), ("", "\n")]
+    out += _log(screen)
+    out += [("class:turn", f" {turn_line(screen, style)}\n")]
+    return FormattedText(out)
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick{'s' if n != 1 else ''}"
+
+
+def _cards(cards: tuple[Card, ...], style: TextStyle) -> Fragments:
+    out: Fragments = []
+    for i, c in enumerate(cards):
+        if i:
+            out.append(("", " "))
+        out.append(card(c, style))
+    return out
+
+
+def talon_fragments(view: PlayerView, opponent: str, style: TextStyle) -> Fragments:
+    if view.talon_size == 0:
+        return [("", "exhausted (follow suit and win if you can)")]
+    trump = [card(view.trump_card, style)] if view.trump_card is not None else [("", "?")]
+    if view.closed:
+        closer = "you" if view.closer == view.seat else opponent
+        return [
+            ("", f"closed by {closer} ({view.talon_size} cards; trump card "),
+            *trump,
+            ("", " face down): follow suit and win if you can"),
+        ]
+    return [("", f"{view.talon_size} cards, trump card "), *trump, ("", " face up")]
+
+
+def _table(view: PlayerView, opponent: str, style: TextStyle) -> Fragments:
+    if view.lead is None:
+        return [("", "empty")]
+    leader = view.to_act if view.phase == Phase.MARRIAGE_DECLARE else 1 - view.to_act
+    who = "you" if leader == view.seat else opponent
+    marriage = " announcing a marriage" if view.lead_is_marriage else ""
+    return [("", f"{who} led "), card(view.lead, style), ("", marriage)]
+
+
+def _last_trick(view: PlayerView, opponent: str, style: TextStyle) -> Fragments:
+    if not view.tricks:
+        return [("", "none yet")]
+    t = view.tricks[-1]
+
+    def who(seat: int) -> str:
+        return "you" if seat == view.seat else opponent
+
+    return [
+        ("", f"{who(t.leader)} "),
+        card(t.lead, style),
+        ("", f", {who(1 - t.leader)} "),
+        card(t.follow, style),
+        ("", f" → won by {who(t.winner)}"),
+    ]
+
+
+def _hand(view: PlayerView, style: TextStyle) -> Fragments:
+    playable = {m.card for m in view.legal if m.kind in ("play", "marry") and m.card is not None}
+    restricted = view.my_turn and view.phase in (Phase.LEAD, Phase.FOLLOW)
+    out: Fragments = []
+    for i, c in enumerate(display_order(view.hand, view.trump_suit)):
+        out.append(("class:index", f" {i + 1}:"))
+        if restricted and c not in playable:
+            out.append(("class:card.dim", f"({card_text(c, style)})"))
+        else:
+            out.append(card(c, style))
+    if restricted and len(playable) < len(view.hand):
+        out.append(("", "  (cards in brackets may not be played now)"))
+    return out
+
+
+def _log(screen: Screen) -> Fragments:
+    return [("class:log", f"  · {line}\n") for line in screen.log[-LOG_LINES:]]
+
+
+def turn_line(screen: Screen, style: TextStyle) -> str:
+    """What the player is expected to do now, with the keys that do it."""
+    view, opponent = screen.view, screen.voice.opponent
+    if screen.match_over is not None:
+        return "The match is over: press Enter (or q) to leave."
+    if view is None:
+        return "Waiting..."
+    if view.phase == Phase.OVER:
+        if screen.result is not None:
+            return result_sentence(screen.result, screen.voice) + "."
+        return "The hand is over."
+    if not view.my_turn:
+        return f"Waiting for {opponent} to play. (? explains the rules now)"
+    keys = _keys(view)
+    if view.phase == Phase.LEAD:
+        return f"Your lead: type a card or its number{keys}"
+    if view.phase == Phase.FOLLOW and view.lead is not None:
+        duty = "" if view.talon_open else " (follow suit and win if you can)"
+        return f"Your turn: answer {card_text(view.lead, style)}{duty}{keys}"
+    if view.phase == Phase.DRAW:
+        return "You won the trick: Enter = draw, c = close the talon · ? help"
+    if view.phase == Phase.MARRIAGE_DECLARE:
+        return f"Declare 66 now? d = declare ({view.my_points} card points), p = go on · ? help"
+    return f"Last trick of a closed hand: d = declare 66 ({view.my_points} card points), p = pass"
+
+
+def _keys(view: PlayerView) -> str:
+    kinds = {m.kind for m in view.legal}
+    keys = [
+        label
+        for kind, label in (
+            ("marry", "m marriage"),
+            ("exchange", "x exchange"),
+            ("close", "c close"),
+            ("declare", "d declare 66"),
+        )
+        if kind in kinds
+    ]
+    return " · " + " · ".join([*keys, "? help"])
+
+
+def status_bar(screen: Screen) -> FormattedText:
+    """Match score, opponent, connection, whose turn: the bottom toolbar."""
+    voice = screen.voice
+    me, other = voice.seat, 1 - voice.seat
+    gp = screen.game_points
+    target = f" (to {screen.match_target})" if screen.match_target else ""
+    score = f" Match: you {gp[me]}, {voice.opponent} {gp[other]}{target} "
+    link = _connection(screen)
+    turn = "your turn" if screen.my_turn else f"{voice.opponent}'s turn"
+    if screen.match_over is not None:
+        turn = "match over"
+    elif screen.view is None or screen.view.phase == Phase.OVER:
+        turn = "between hands"
+    alert = screen.connection.state in ("reconnecting", "waiting", "closed")
+    return FormattedText(
+        [
+            ("class:status", score),
+            ("class:status", f"│ vs {voice.opponent} "),
+            ("class:status.alert" if alert else "class:status", f"│ {link} "),
+            ("class:status", f"│ {turn} "),
+        ]
+    )
+
+
+def _connection(screen: Screen) -> str:
+    status = screen.connection
+    if status.state == "connected" and status.latency_ms is not None:
+        return f"connected, {status.latency_ms:.0f} ms"
+    return {
+        "local": "local game",
+        "connecting": "connecting...",
+        "connected": "connected",
+        "reconnecting": "reconnecting...",
+        "waiting": "waiting for the opponent...",
+        "closed": "connection closed",
+    }[status.state]

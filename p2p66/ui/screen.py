@@ -1,0 +1,74 @@
+"""Everything the screen shows, as one immutable value updated by table events.
+
+``advance(screen, event)`` is the only way the UI's knowledge changes, and it
+also returns the sentences the event deserves, so the log panel and
+``--plain`` mode tell exactly the same story.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from p2p66.engine import HandResult, PlayerView
+from p2p66.ui.narrate import Voice, narrate
+from p2p66.ui.table import (
+    ConnectionStatus,
+    HandOver,
+    HandStarted,
+    MatchOver,
+    MovePlayed,
+    TableEvent,
+    ViewChanged,
+)
+
+LOG_KEEP = 40
+CONNECTING = ConnectionStatus("connecting")
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """The player's picture of the match between two events."""
+
+    voice: Voice
+    view: PlayerView | None = None
+    hand_number: int = 0
+    game_points: tuple[int, int] = (0, 0)
+    log: tuple[str, ...] = ()
+    connection: ConnectionStatus = CONNECTING
+    result: HandResult | None = None
+    match_over: MatchOver | None = None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.view is not None and self.view.my_turn and self.match_over is None
+
+    @property
+    def match_target(self) -> int | None:
+        return self.view.options.match_target if self.view is not None else None
+
+
+def advance(screen: Screen, event: TableEvent) -> tuple[Screen, tuple[str, ...]]:
+    """The screen after ``event``, and the sentences to log for it."""
+    if isinstance(event, ConnectionStatus) and event.state == screen.connection.state:
+        return replace(screen, connection=event), ()  # a latency update: nothing to tell
+    sentences = narrate(event, screen.view, screen.voice)
+    log = (*screen.log, *sentences)[-LOG_KEEP:]
+    if isinstance(event, HandStarted):
+        new = replace(
+            screen,
+            view=event.view,
+            hand_number=event.hand_number,
+            game_points=event.game_points,
+            result=None,
+        )
+    elif isinstance(event, MovePlayed | ViewChanged):
+        new = replace(screen, view=event.view)
+    elif isinstance(event, HandOver):
+        new = replace(screen, result=event.result, game_points=event.game_points)
+    elif isinstance(event, MatchOver):
+        new = replace(screen, match_over=event, game_points=event.game_points)
+    elif isinstance(event, ConnectionStatus):
+        new = replace(screen, connection=event)
+    else:
+        new = screen
+    return replace(new, log=log), sentences

@@ -1,0 +1,221 @@
+"""The interactive screen: prompt-toolkit ``prompt_async`` with the board as its message.
+
+The board, the status bar and the completions are all drawn from
+``self.screen``; a background task feeds table events into it and asks
+prompt-toolkit to redraw, so the opponent's moves appear while the player is
+typing without touching the input line. Entries are checked by a validator
+before they are accepted: an illegal or mistyped move stays on the line
+with the reason under it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.patch_stdout import patch_stdout
+from prompt_toolkit.shortcuts import print_formatted_text
+from prompt_toolkit.validation import ValidationError, Validator
+
+from p2p66.engine import IllegalMoveError
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
+from p2p66.ui.explain import help_lines
+from p2p66.ui.narrate import Voice
+from p2p66.ui.render import board, status_bar, ui_style
+from p2p66.ui.screen import Screen, advance
+from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
+
+KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
+ECHOED = (HandOver, MatchOver, Notice, PeerError)
+
+
+class TerminalUI:
+    """One player's screen at ``table``; ``run()`` plays until the match ends or they leave."""
+
+    def __init__(
+        self,
+        table: Table,
+        style: TextStyle,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        patch: bool = True,
+    ) -> None:
+        self.table = table
+        self.style = style
+        self.screen = Screen(Voice(table.seat, table.names, style))
+        self._patch = patch
+        self._error: str | None = None
+        self.session: PromptSession[str] = PromptSession(
+            message=self._message,
+            bottom_toolbar=lambda: status_bar(self.screen),
+            completer=_LegalMoves(self),
+            complete_while_typing=True,
+            validator=_MoveValidator(self),
+            validate_while_typing=False,
+            key_bindings=self._bindings(),
+            style=ui_style(style.color),
+            color_depth=None if style.color else ColorDepth.MONOCHROME,
+            input=input,
+            output=output,
+        )
+
+    @property
+    def opponent(self) -> str:
+        return self.screen.voice.opponent
+
+    async def run(self) -> Screen:
+        """Play until the match is over or the player leaves; returns the last screen."""
+        pump = asyncio.create_task(self._pump())
+        try:
+            with self._patched():
+                await self._prompt_loop()
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+            await self.table.close()
+        return self.screen
+
+    @contextlib.contextmanager
+    def _patched(self) -> Iterator[None]:
+        if not self._patch:
+            yield
+            return
+        with patch_stdout(raw=True):
+            yield
+
+    async def _prompt_loop(self) -> None:
+        default = ""
+        while self.screen.match_over is None:
+            try:
+                text = await self.session.prompt_async(default=default)
+            except (EOFError, KeyboardInterrupt):
+                self._say("You leave the match.")
+                return
+            default = ""
+            if self.screen.match_over is not None:
+                return
+            entry = interpret(self.screen.view, text, self.opponent)
+            if isinstance(entry, Quit):
+                self._say("You leave the match.")
+                return
+            if isinstance(entry, Help):
+                self._say(*self.help_lines(entry.code))
+            elif isinstance(entry, Rejected):
+                self._say(f"Not accepted: {entry.reason}.")
+                default = text
+            else:
+                default = await self._submit(entry, text)
+
+    async def _submit(self, entry: Submit, text: str) -> str:
+        """Hand the move to the table; on refusal keep the text for another try."""
+        try:
+            await self.table.submit(entry.code)
+        except IllegalMoveError as exc:
+            self._say(f"Not accepted: {exc.reason}.")
+            return text
+        return ""
+
+    async def _pump(self) -> None:
+        """Apply table events to the screen as they come, and redraw."""
+        while True:
+            event = await self.table.next_event()
+            self.screen, sentences = advance(self.screen, event)
+            if isinstance(event, ECHOED):
+                self._say(*sentences)
+            self.session.app.invalidate()
+            if isinstance(event, MatchOver):
+                self._leave_prompt()
+                return
+
+    def _leave_prompt(self) -> None:
+        app = self.session.app
+        if app.is_running and app.future is not None and not app.future.done():
+            app.exit(result="")
+
+    def help_lines(self, code: int | None) -> list[str]:
+        return help_lines(self.screen.view, code, self.opponent, self.style)
+
+    def _say(self, *lines: str) -> None:
+        """Print above the prompt (or plainly when no prompt is showing)."""
+        for line in lines:
+            print_formatted_text(
+                FormattedText([("class:log", line)]),
+                style=ui_style(self.style.color),
+                output=self.session.output,
+                color_depth=None if self.style.color else ColorDepth.MONOCHROME,
+            )
+
+    def _message(self) -> FormattedText:
+        return FormattedText([*board(self.screen, self.style), ("class:prompt", "> ")])
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        empty = Condition(lambda: not get_app().current_buffer.text)
+
+        def word(key: str) -> None:
+            @kb.add(key, filter=empty)
+            def _(event: KeyPressEvent) -> None:
+                event.current_buffer.text = KEY_WORDS[key]
+                event.current_buffer.validate_and_handle()
+
+        for key in KEY_WORDS:
+            word(key)
+
+        @kb.add("m", filter=empty)
+        def _marry(event: KeyPressEvent) -> None:
+            event.current_buffer.insert_text("marry:")
+            event.current_buffer.start_completion(select_first=False)
+
+        @kb.add("?")
+        def _help(event: KeyPressEvent) -> None:
+            typed = event.current_buffer.text.strip()
+            entry = interpret(self.screen.view, f"{typed}?", self.opponent)
+            if isinstance(entry, Help):
+                self._say(*self.help_lines(entry.code))
+            elif isinstance(entry, Rejected):
+                self._say(f"{typed}: {entry.reason}.")
+
+        return kb
+
+
+class _LegalMoves(Completer):
+    """Completes only legal moves: card codes, numbers, marriages and move words."""
+
+    def __init__(self, ui: TerminalUI) -> None:
+        self.ui = ui
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
+        text = document.text_before_cursor
+        for s in suggestions(self.ui.screen.view, text, self.ui.style):
+            yield Completion(
+                s.text, start_position=-len(text), display=s.display, display_meta=s.meta
+            )
+
+
+class _MoveValidator(Validator):
+    """Refuses what cannot be played now, with the reason; the text stays for editing."""
+
+    def __init__(self, ui: TerminalUI) -> None:
+        self.ui = ui
+
+    def validate(self, document: Document) -> None:
+        if self.ui.screen.match_over is not None:
+            return
+        entry = interpret(self.ui.screen.view, document.text, self.ui.opponent)
+        if isinstance(entry, Rejected):
+            raise ValidationError(cursor_position=len(document.text), message=entry.reason)
