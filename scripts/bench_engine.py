@@ -82,8 +82,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     secs = args.seconds
-    print(f"{'preset':10s} {'hands/s':>9s} {'full hands/s':>13s} {'fast calls/s':>13s} "
-          f"{'value calls/s':>14s} {f'x{args.processes} procs':>11s}")
+    print(
+        f"{'preset':10s} {'hands/s':>9s} {'full hands/s':>13s} {'fast calls/s':>13s} "
+        f"{'value calls/s':>14s} {f'x{args.processes} procs':>11s}"
+    )
     for preset in PRESETS:
         hands, moves = random_hands(preset, secs, 1, card_only=False)
         full, full_moves = random_hands(preset, secs, 2, card_only=True)
