@@ -335,6 +335,30 @@ class _Wire:
             raise MalformedHandshake(f"expected the peer's {kind!r} message, got {message['t']!r}")
         return message
 
+    def channel(
+        self,
+        *,
+        local: PeerIdentity,
+        peer: PeerIdentity,
+        role: Role,
+        mode: Mode,
+        binding: bytes,
+        config: ChannelConfig,
+    ) -> SecureChannel:
+        """The channel the finished handshake hands over (started by ``_run``)."""
+        if self.cipher is None:
+            raise RuntimeError("the handshake ended before keys were agreed")  # our bug
+        return SecureChannel(
+            self.conn,
+            self.cipher,
+            local=local,
+            peer=peer,
+            role=role,
+            mode=mode,
+            binding=binding,
+            config=config,
+        )
+
     def abort(self, exc: TransportError) -> None:
         """Tell the peer why we stop, without waiting (it may be gone already)."""
         if self.settled:
@@ -512,17 +536,7 @@ async def _host_identities(
     if known_peers is not None and not is_pinned:
         known_peers.pin(joiner)
     await wire.send("ready")
-    assert wire.cipher is not None
-    return SecureChannel(
-        wire.conn,
-        wire.cipher,
-        local=me,
-        peer=joiner,
-        role="host",
-        mode=mode,
-        binding=t1,
-        config=config,
-    )
+    return wire.channel(local=me, peer=joiner, role="host", mode=mode, binding=t1, config=config)
 
 
 async def join_handshake(
@@ -558,16 +572,8 @@ async def join_handshake(
         await wire.receive("ready")
         if known_peers is not None and not is_pinned:
             known_peers.pin(host)
-        assert wire.cipher is not None
-        return SecureChannel(
-            wire.conn,
-            wire.cipher,
-            local=me,
-            peer=host,
-            role="joiner",
-            mode=mode,
-            binding=t1,
-            config=config,
+        return wire.channel(
+            local=me, peer=host, role="joiner", mode=mode, binding=t1, config=config
         )
 
     return await _run(conn, config, flow)
