@@ -140,6 +140,8 @@ def _registry_bot(spec_text: str, seed: int, rules: RuleOptions) -> TableBot | N
         return _PackageBot(make_bot(spec, seed, rules), spec.label)
     except BotError as exc:
         raise UnknownBotError(str(exc)) from None
+    except ImportError as exc:
+        raise UnknownBotError(f"bot {spec_text!r} cannot be loaded: {exc}") from None
 
 
 def available_bots() -> tuple[str, ...]:

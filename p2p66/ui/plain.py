@@ -9,6 +9,7 @@ so moves piped in ahead are used in order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import threading
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, turn_line
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import MatchOver, Table, TableEvent
+
+FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
 
 
 class LineSource(Protocol):
@@ -71,7 +74,14 @@ class PlainUI:
             await self._loop()
         finally:
             await self.table.close()
+            await self._drain()
         return self.screen
+
+    async def _drain(self) -> None:
+        """Tell what the closed table still says, up to MatchOver, for a short while."""
+        with contextlib.suppress(TimeoutError):
+            while self.screen.match_over is None:
+                self._tell(await asyncio.wait_for(self.table.next_event(), FINISH_SECONDS))
 
     async def _loop(self) -> None:
         events: asyncio.Task[TableEvent] = asyncio.create_task(self.table.next_event())

@@ -38,6 +38,7 @@ from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
 
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
+FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
 
 
 class TerminalUI:
@@ -82,10 +83,8 @@ class TerminalUI:
             with self._patched():
                 await self._prompt_loop()
         finally:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
             await self.table.close()
+            await _finish(pump)
         return self.screen
 
     @contextlib.contextmanager
@@ -189,6 +188,15 @@ class TerminalUI:
                 self._say(f"{typed}: {entry.reason}.")
 
         return kb
+
+
+async def _finish(pump: asyncio.Task[None]) -> None:
+    """Let the pump tell the last events (up to MatchOver) briefly, then stop it."""
+    _done, pending = await asyncio.wait({pump}, timeout=FINISH_SECONDS)
+    for task in pending:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 class _LegalMoves(Completer):

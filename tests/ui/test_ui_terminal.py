@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 
 import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 from uikit import choose, keystrokes
 
-from p2p66.engine import CARDS, HowEnded, preset
+from p2p66.engine import CARDS, HowEnded, PlayerView, preset
 from p2p66.engine.moves import DECLARE
-from p2p66.ui.bots import FirstLegalBot
+from p2p66.ui.bots import BotContext, FirstLegalBot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.screen import Screen
@@ -39,9 +40,10 @@ async def _until(condition: object, what: str, timeout: float = 5.0) -> None:
 class Driver:
     """Types like a player: waits for a fresh turn, then sends keystrokes."""
 
-    def __init__(self, ui: TerminalUI, pipe: PipeInput) -> None:
+    def __init__(self, ui: TerminalUI, pipe: PipeInput, out: io.StringIO) -> None:
         self.ui = ui
         self.pipe = pipe
+        self.out = out
         self.codes: list[int] = []
 
     def ready(self) -> bool:
@@ -60,6 +62,8 @@ class Driver:
         assert buffer.validation_error.message == f"{stranger.code} is not in your hand"
         assert buffer.text == stranger.code.lower()  # the entry stays on the line
         assert self.ui.screen.view is view  # and cost nothing
+        shown = f"{stranger.code} is not in your hand"
+        await _until(lambda: shown in self.out.getvalue(), "the reason on screen")
         self.pipe.send_text("\x15")  # Ctrl-U clears the line
         await _until(lambda: not buffer.text, "the line to clear")
 
@@ -94,7 +98,7 @@ def test_ui_terminal_plays_a_whole_hand_with_marriage_and_declaration() -> None:
                 patch=False,
             )
             run = asyncio.create_task(ui.run())
-            driver = Driver(ui, pipe)
+            driver = Driver(ui, pipe, out)
             await driver.play(run)
             return await run, driver.codes, out.getvalue()
 
@@ -106,5 +110,55 @@ def test_ui_terminal_plays_a_whole_hand_with_marriage_and_declaration() -> None:
     assert screen.match_over is not None and screen.match_over.winner == 0
     assert any("You announce" in line for line in screen.log)
     assert "You declare 66 truly" in output  # the hand result is printed above the prompt
-    assert "is not in your hand" in output  # the validation message was on screen
     assert "Match: you" in output  # the status bar was drawn
+
+
+class GatedBot(FirstLegalBot):
+    """Moves only when the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+
+    def choose(self, view: PlayerView, context: BotContext) -> int:
+        assert self.gate.wait(5)
+        return super().choose(view, context)
+
+
+@pytest.mark.timeout(30)
+def test_ui_terminal_opponent_moves_do_not_disturb_typing_and_keys_explain() -> None:
+    async def main() -> tuple[Screen, str]:
+        out = io.StringIO()
+        bot = GatedBot()
+        with create_pipe_input() as pipe:
+            table = LocalTable(ONE_HAND, bot, seed=SEED, names=("Ann", "Bot"))
+            ui = TerminalUI(
+                table, TextStyle(ascii=True, color=False), input=pipe, output=PlainTextOutput(out)
+            )
+            buffer = ui.session.default_buffer
+            run = asyncio.create_task(ui.run())
+            await _until(lambda: ui.screen.view is not None and ui.session.app.is_running, "deal")
+            assert not ui.screen.my_turn  # seed 3: the bot leads first
+            pipe.send_text("9")
+            await _until(lambda: buffer.text == "9", "typing")
+            pipe.send_text("?")  # help about "9": a card number we do not have
+            await _until(lambda: "9: there is no card 9" in out.getvalue(), "the answer to ?")
+            bot.gate.set()  # the bot leads while "9" sits on the line
+            await _until(lambda: ui.screen.my_turn, "the bot's lead")
+            assert (buffer.text, buffer.cursor_position) == ("9", 1)
+            pipe.send_text("c\r")  # completes "9c": the nine of trumps wins
+            await _until(
+                lambda: ui.screen.view is not None and ui.screen.view.phase.name == "DRAW", "trick"
+            )
+            await _until(lambda: ui.session.app.is_running and not buffer.text, "a fresh prompt")
+            pipe.send_text("x")  # the exchange key: not now, we must draw first
+            await _until(lambda: buffer.validation_error is not None, "the refusal")
+            assert buffer.text == "exchange"
+            assert buffer.validation_error is not None
+            assert buffer.validation_error.message.startswith("you won the trick: first draw")
+            pipe.send_text("\x15q\r")
+            return await run, out.getvalue()
+
+    screen, output = asyncio.run(main())
+    assert "You leave the match." in output
+    assert screen.match_over is not None and screen.match_over.winner is None
+    assert "You play 9C and win the trick (11 points)." in screen.log

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from p2p66.engine import Phase, PlayerView
+from dataclasses import replace
+
+from p2p66.engine import HandState, Phase, PlayerView, RuleOptions, new_hand, preset, view_of
 from p2p66.engine.cards import Card
-from p2p66.engine.moves import DECLARE, DRAW, PASS, MOVES
-from p2p66.ui.cards_text import display_order
+from p2p66.engine.deckbuild import build_deck
+from p2p66.engine.moves import DECLARE, DRAW, MOVES, PASS
+from p2p66.ui.cards_text import TextStyle, display_order
+from p2p66.ui.narrate import Voice
+from p2p66.ui.screen import Screen
+
+ASCII = TextStyle(ascii=True, color=False)
 
 
 def _beats(card: Card, lead: Card, trump: int) -> bool:
@@ -54,3 +61,34 @@ def keystrokes(view: PlayerView, code: int, turn: int) -> str:
     if turn % 2:
         return str(display_order(view.hand, view.trump_suit).index(card) + 1) + "\r"
     return card.code.lower() + "\r"
+
+
+SIXTY_SIX = preset("sixty-six")
+BOT = "Bot"
+
+
+def dealt(
+    me: str = "KH QH 9H AS TC JD",
+    other: str = "AC KC QC AD TD 9S",
+    trump: str = "JH",
+    talon: str = "TS KS",
+    options: RuleOptions = SIXTY_SIX,
+) -> HandState:
+    """A hand where seat 0 (the non-dealer, on lead) holds ``me``."""
+    deck = build_deck(options, non_dealer=me, dealer=other, trump=trump, talon=talon)
+    return new_hand(options, deck, dealer=1)
+
+
+def play(state: HandState, *moves: str) -> HandState:
+    for move in moves:
+        state = state.apply(move)
+    return state
+
+
+def voice(style: TextStyle = ASCII) -> Voice:
+    return Voice(0, ("Ann", BOT), style)
+
+
+def screen_of(state: HandState, style: TextStyle = ASCII, **changes: object) -> Screen:
+    """Seat 0's screen at ``state``."""
+    return replace(Screen(voice(style), view=view_of(state, 0), hand_number=1), **changes)  # type: ignore[arg-type]

@@ -1,0 +1,97 @@
+"""`--plain` through a real process: one sentence a line, moves on stdin, a whole hand."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+LEGAL = "Legal moves: "
+
+
+class Reader:
+    """Lines of a child's stdout, read by a thread so every wait has a timeout."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        assert proc.stdout is not None
+        stdout = proc.stdout
+
+        def pump() -> None:
+            for line in stdout:
+                self.lines.put(line.rstrip("\n"))
+            self.lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def until(self, predicate: object) -> str | None:
+        """The first new line for which ``predicate`` holds (None at end of output)."""
+        while True:
+            line = self.lines.get(timeout=10)
+            if line is None:
+                return None
+            self.seen.append(line)
+            if predicate(line):  # type: ignore[operator]
+                return line
+
+
+def pick(legal_line: str) -> str:
+    """Draw when offered, never declare (the hand then runs to its end), else the first move."""
+    moves = legal_line.removeprefix(LEGAL).rstrip(".").split(", ")
+    for preferred in ("draw", "pass"):
+        if preferred in moves:
+            return preferred
+    return next(m for m in moves if m != "declare")
+
+
+@pytest.mark.timeout(60)
+def test_ui_plain_mode_plays_a_whole_hand_in_a_subprocess(tmp_path: Path) -> None:
+    env = {**os.environ, "P2P66_HOME": str(tmp_path), "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "p2p66.cli.play_cmd", "--plain", "--ascii", "--vs", "first"]
+    command += ["--seed", "7", "--delay", "0", "--target", "1", "--name", "Ann"]
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdin is not None
+    out = Reader(proc)
+    try:
+        first = out.until(lambda line: line.startswith(LEGAL))
+        assert first is not None
+        proc.stdin.write("zz\n?\n")  # a typo and a question cost nothing
+        proc.stdin.flush()
+        assert out.until(lambda line: line.startswith("Not accepted: 'zz' is not a move"))
+        assert out.until(lambda line: line.startswith("The talon is open"))
+        assert out.until(lambda line: line == "Your move?")
+        legal: str | None = first
+        moves = 0
+        while legal is not None:
+            proc.stdin.write(pick(legal) + "\n")
+            proc.stdin.flush()
+            moves += 1
+            legal = out.until(lambda line: line.startswith(LEGAL) or "wins the match" in line)
+            if legal is not None and not legal.startswith(LEGAL):
+                break
+        assert proc.wait(timeout=10) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    text = "\n".join(out.seen)
+    assert moves >= 6
+    assert "Playing against First Bot on this computer." in text
+    assert text.count("Hand 1: ") == 1
+    assert "the match stands you " in text  # the hand result sentence
+    assert "\x1b" not in text  # plain means no escape sequences at all
+    assert all("♥" not in line and "♠" not in line for line in out.seen)  # --ascii
