@@ -373,7 +373,7 @@ _messages = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(st.lists(st.binary(max_size=80) | _messages, max_size=4))
 def test_fuzz_decode_message_parses_or_raises_malformed(frames: list[bytes]) -> None:
     for frame in frames:
@@ -385,7 +385,10 @@ def test_fuzz_decode_message_parses_or_raises_malformed(frames: list[bytes]) -> 
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     frames=st.lists(_messages | st.binary(min_size=1, max_size=80), max_size=4),
@@ -413,7 +416,10 @@ def test_fuzz_either_side_fed_garbage_raises_only_transport_errors(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     target=st.integers(min_value=0, max_value=5),
