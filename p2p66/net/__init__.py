@@ -32,7 +32,7 @@ Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
     H->J [ready]
 
 Either side may answer any step with ``abort {reason, text}`` instead
-(``code-spent``, ``wrong-code``, ``unknown-peer``, ``key-changed``,
+(``code-spent``, ``no-code``, ``wrong-code``, ``unknown-peer``, ``key-changed``,
 ``bad-signature``, ``malformed``, ``version``); the other side raises the
 matching error. The host spends its code on the first well-formed code hello.
 SPAKE2 is ``SPAKE2_A`` (joiner) / ``SPAKE2_B`` (host) with password

@@ -208,7 +208,7 @@ _ABORTS: Final[dict[str, tuple[type[TransportError], str]]] = {
     ),
     "no-code": (
         JoinCodeSpent,
-        "the host is not accepting join codes right now; ask the host for a new code",
+        "the host is not taking join codes, only known peers; ask the host for a code",
     ),
     "wrong-code": (
         WrongJoinCode,
@@ -247,6 +247,8 @@ def abort_reason(exc: TransportError) -> str:
     """The ``reason`` we send when ``exc`` stops our side of the handshake."""
     if isinstance(exc, WrongJoinCode):
         return "wrong-code"
+    if isinstance(exc, NoJoinCode):
+        return "no-code"
     if isinstance(exc, JoinCodeSpent):
         return "code-spent"
     if isinstance(exc, PeerKeyChanged):
@@ -266,6 +268,10 @@ class VersionMismatch(MalformedHandshake):
     """The peer speaks another version of the p2p66-net protocol."""
 
 
+class NoJoinCode(JoinCodeSpent):
+    """A join code reached a host that was started without one (known peers only)."""
+
+
 # --- the host's join code ----------------------------------------------------------------
 
 
@@ -274,6 +280,7 @@ class CodeSlot:
 
     def __init__(self, words: tuple[str, ...] | None = None) -> None:
         self._words = words
+        self.ever_armed = words is not None
 
     @property
     def armed(self) -> bool:
@@ -283,6 +290,7 @@ class CodeSlot:
     def renew(self, words: tuple[str, ...]) -> None:
         """Arm a new code (after the previous one was spent)."""
         self._words = words
+        self.ever_armed = True
 
     def take(self) -> tuple[str, ...] | None:
         """The words for one attempt, spending them; ``None`` if no code is armed."""
@@ -472,6 +480,11 @@ async def _host_code(
 ) -> tuple[bytes, KeySchedule]:
     message_a = field_bytes(hello, "pake", SPAKE2_MESSAGE_SIZE)
     words = slot.take()
+    if words is None and not slot.ever_armed:
+        raise NoJoinCode(
+            f"{wire.conn.remote} tried a join code, but this host takes known peers only; "
+            "it was refused"
+        )
     if words is None:
         raise JoinCodeSpent(
             f"{wire.conn.remote} tried a join code, but this host's code was already spent; "

@@ -470,3 +470,10 @@ def test_fuzz_one_corrupted_handshake_frame_fails_both_sides_cleanly(
         assert not isinstance(host, PeerTimeout) and not isinstance(joiner, PeerTimeout)
     else:
         assert isinstance(host, SecureChannel) and isinstance(joiner, SecureChannel)
+
+
+@pytest.mark.timeout(10)
+def test_code_sent_to_a_host_without_one_is_refused_as_such(alice: Identity, bob: Identity) -> None:
+    host, joiner = run(_handshake(alice, bob, slot=CodeSlot(None), words=WORDS))
+    assert isinstance(host, JoinCodeSpent) and "known peers only" in str(host)
+    assert isinstance(joiner, JoinCodeSpent) and "not taking join codes" in str(joiner)
