@@ -81,6 +81,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             name=name or config.name,
             bot_delay=delay,
         )
+        plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=ascii_suits or config.ascii, color=color)
         asyncio.run(play(settings, table_factory, style, plain=plain))

@@ -85,9 +85,12 @@ def _phase_rules(view: PlayerView, opponent: str, trump: str, style: TextStyle) 
         if view.options.allow_close and view.talon_open:
             out.append("Closing the talon ends drawing; you then need 66 before the cards run out.")
         if view.talon_open:
+            rank = "nine" if view.options.exchange_rank == "9" else "jack"
+            needs_trick = view.options.exchange_requires_trick and not view.tricks_won[view.seat]
+            when = " once you have won a trick" if needs_trick else ""
             out.append(
-                f"Holding the {view.options.exchange_rank} of trumps, you may exchange it "
-                "for the face-up trump card."
+                f"Holding the {rank} of trumps, you may exchange it for the face-up trump card"
+                f"{when}."
             )
         return out
     if phase == Phase.FOLLOW and view.lead is not None:

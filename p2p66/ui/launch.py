@@ -56,12 +56,16 @@ async def local_table(settings: PlaySettings) -> AsyncIterator[Table]:
 async def play(
     settings: PlaySettings, factory: TableFactory, style: TextStyle, *, plain: bool
 ) -> Screen:
-    """Open the table and run the full screen or the plain one until the match ends."""
+    """Open the table the factory makes and play at it until the match ends."""
     async with factory(settings) as table:
-        if plain:
-            ui = PlainUI(table, style, StdinLines(), _print_line)
-            return await ui.run()
-        return await TerminalUI(table, style).run()
+        return await run_ui(table, style, plain=plain)
+
+
+async def run_ui(table: Table, style: TextStyle, *, plain: bool) -> Screen:
+    """The full screen or ``--plain`` lines at any table (``host``/``join`` use this too)."""
+    if plain:
+        return await PlainUI(table, style, StdinLines(), _print_line).run()
+    return await TerminalUI(table, style).run()
 
 
 def bot_label(name: str) -> str:

@@ -65,6 +65,7 @@ class TerminalUI:
             complete_while_typing=True,
             validator=_MoveValidator(self),
             validate_while_typing=False,
+            erase_when_done=True,  # the board is redrawn live, not left in the scrollback
             key_bindings=self._bindings(),
             style=ui_style(style.color),
             color_depth=None if style.color else ColorDepth.MONOCHROME,
