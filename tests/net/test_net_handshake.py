@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from netkit import MALLORY_SEED, OTHER_WORDS, WORDS, Relay
@@ -477,3 +480,31 @@ def test_code_sent_to_a_host_without_one_is_refused_as_such(alice: Identity, bob
     host, joiner = run(_handshake(alice, bob, slot=CodeSlot(None), words=WORDS))
     assert isinstance(host, JoinCodeSpent) and "known peers only" in str(host)
     assert isinstance(joiner, JoinCodeSpent) and "not taking join codes" in str(joiner)
+
+
+def _hkdf_rfc5869(ikm: bytes, salt: bytes, info: bytes) -> bytes:
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
+
+
+def test_key_schedule_matches_the_documented_derivation() -> None:
+    """An independent HKDF (RFC 5869) and record layout, so the wire format cannot drift."""
+    t0 = transcript_hash(b"p2p66-net/v1 code", b"X" * 33, b"Y" * 33)
+    expected_t0 = hashlib.sha256(
+        b"".join(
+            len(p).to_bytes(4, "big") + p for p in (b"p2p66-net/v1 code", b"X" * 33, b"Y" * 33)
+        )
+    ).digest()
+    assert t0 == expected_t0
+    keys = KeySchedule.derive(b"s" * 32, t0)
+    assert keys.host_to_joiner == _hkdf_rfc5869(b"s" * 32, t0, b"p2p66-net/v1 key host->joiner")
+    assert keys.joiner_to_host == _hkdf_rfc5869(b"s" * 32, t0, b"p2p66-net/v1 key joiner->host")
+    confirm_key = _hkdf_rfc5869(b"s" * 32, t0, b"p2p66-net/v1 confirm host")
+    assert keys.confirmation("host") == hmac.new(confirm_key, t0, hashlib.sha256).digest()
+    cipher = keys.cipher("joiner")
+    first = cipher.seal(RecordType.DATA, b"hi")
+    second = cipher.seal(RecordType.PING, b"12345678")
+    aead = ChaCha20Poly1305(keys.joiner_to_host)
+    aad = b"p2p66-net/v1 record"
+    assert aead.decrypt(bytes(12), first, aad) == b"\x00hi"
+    assert aead.decrypt(bytes(4) + (1).to_bytes(8, "big"), second, aad) == b"\x0112345678"
