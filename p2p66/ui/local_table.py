@@ -55,6 +55,7 @@ class LocalTable:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._closed = False
+        self._over = False  # MatchOver was sent
 
     @property
     def seat(self) -> int:
@@ -85,8 +86,7 @@ class LocalTable:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._driver
         self._bot.close()
-        if not self._match.is_over:
-            self._events.put_nowait(MatchOver(None, self._match.game_points))
+        self._end(None)
 
     # ---------------------------------------------------------------- driving
 
@@ -106,9 +106,15 @@ class LocalTable:
                 await self._play_hand()
         except BotMoveError as exc:
             self._events.put_nowait(PeerError(str(exc)))
-            self._events.put_nowait(MatchOver(self._seat, self._match.game_points))
+            self._end(self._seat)  # the bot forfeits
             return
-        self._events.put_nowait(MatchOver(self._match.winner, self._match.game_points))
+        self._end(self._match.winner)
+
+    def _end(self, winner: int | None) -> None:
+        """Send MatchOver, once."""
+        if not self._over:
+            self._over = True
+            self._events.put_nowait(MatchOver(winner, self._match.game_points))
 
     async def _play_hand(self) -> None:
         deck = deck_ids(self._match.options.deck_size)

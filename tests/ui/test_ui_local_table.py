@@ -138,7 +138,11 @@ def test_ui_local_table_bot_illegal_move_forfeits() -> None:
         # seed 3: the bot leads first
         bot: TableBot = CheatingBot()
         table = LocalTable(SIXTY_SIX, bot, seed=3)
-        return [await table.next_event() for _ in range(5)]
+        events = [await table.next_event() for _ in range(5)]
+        await table.close()
+        with pytest.raises(TimeoutError):  # no second MatchOver after closing
+            await asyncio.wait_for(table.next_event(), 0.05)
+        return events
 
     events = asyncio.run(main())
     errors = [e for e in events if isinstance(e, PeerError)]
