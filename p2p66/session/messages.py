@@ -102,11 +102,11 @@ class Keys(Message):
 
 @dataclass(frozen=True, slots=True)
 class Reveal(Message):
-    """End of a hand: the author's hand seed, so anyone can audit the hand."""
+    """End of a hand: the author's hand seed (a mental-poker payload), for the audit."""
 
     TYPE: ClassVar[str] = "reveal"
     hand: int
-    seed: bytes
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,73 @@
+"""Events the session machine reports as it accepts records (for the UI, bots, logs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p66.engine import HandResult, RuleOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of session events."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    seat: int
+    name: str
+    public_key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RulesProposed(Event):
+    options: RuleOptions
+    soundness: int
+    move_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesRefused(Event):
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted(Event):
+    session_id: bytes
+    first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    number: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealComplete(Event):
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMade(Event):
+    seat: int
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    number: int
+    result: HandResult
+    game_points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    winner: int
+    game_points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned(Event):
+    seat: int
+    reason: str

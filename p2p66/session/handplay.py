@@ -1,0 +1,302 @@
+"""One hand at the table: the mental-poker state and the rules, kept in step.
+
+``HandTable`` is public knowledge only (what a third party reading the
+records knows); a peer adds its own cards as a second judge. It answers the
+two questions the session machine asks of a hand, both seat-agnostic:
+
+- who must send next, and what (a deal flight, a move, owed card keys, a seed);
+- is this record right (crypto checks by the mental-poker library, every move
+  by the engine, every card key owed and sent at the right moment).
+
+Card keys are owed by the rules, never by choice: a position that the engine
+has put into a player's hand (dealt or drawn) must be opened to that player
+by the other, and the face-up card a player takes at the last draw must be
+claimed with a ``take``. A player's message must pay every debt it has after
+its own move; a player to act who still lacks a key is blocked, and the
+debtor must send a ``keys`` message first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from p2p66.crypto.audit import audit
+from p2p66.crypto.config import HandConfig
+from p2p66.crypto.errors import CheatingDetected as CryptoCheat
+from p2p66.crypto.errors import CryptoError
+from p2p66.crypto.messages import HandPayload, KeyReveal, Reveal, SeedReveal
+from p2p66.crypto.state import HandState as CryptoState
+from p2p66.crypto.transcript import HandTranscript
+from p2p66.engine import HandResult, IllegalMoveError, RuleOptions, new_hand
+from p2p66.engine.cards import CARD_CODES
+from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION
+from p2p66.engine.partial import KnowledgeConflict, PartialHand
+from p2p66.engine.state import HandState
+from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
+
+ApplyPayload = Callable[[HandPayload], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Debts:
+    """What ``seat`` owes now: keys opening positions to the other seat, and takes."""
+
+    keys: tuple[int, ...]
+    takes: tuple[int, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.keys or self.takes)
+
+
+def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
+    """A mental-poker error as a session error naming the culprit."""
+    if isinstance(exc, CryptoCheat):
+        culprit = exc.party if exc.party is not None else author
+        return CheatingDetected(f"player {culprit} cheated: {exc}", culprit)
+    return RemoteProtocolError(f"player {author} sent a malformed card payload: {exc}", author)
+
+
+class HandTable:
+    """The public state of one hand: crypto transcript, engine, debts, seeds."""
+
+    def __init__(
+        self,
+        options: RuleOptions,
+        config: HandConfig,
+        dealer: int,
+        crypto: CryptoState,
+    ) -> None:
+        self.options = options
+        self.config = config
+        self.number = config.hand
+        self.dealer = dealer
+        self.crypto = crypto
+        self.public = PartialHand(options, dealer)
+        self.private: PartialHand | None = None
+        self.authors: list[int] = []
+        self.result: HandResult | None = None
+        self.deck: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def dealing(self) -> bool:
+        return not self.crypto.deal_complete()
+
+    @property
+    def state(self) -> HandState:
+        """The engine state (hidden positions filled arbitrarily; public facts exact)."""
+        return (self.private or self.public).state()
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    def seeds(self) -> dict[int, bytes]:
+        return dict(self.crypto.seeds)
+
+    def debts(self, seat: int) -> Debts:
+        """Keys ``seat`` owes the other player, and face-up cards it must take."""
+        if self.dealing:
+            return Debts((), ())
+        ledger = self.crypto.ledger
+        other = 1 - seat
+        keys = []
+        for pos in self.public.positions_held(other):
+            p = ledger.positions[pos]
+            if p.holder != other and p.card is None and seat not in p.keys:
+                keys.append(pos)
+        takes = [
+            pos
+            for pos in self.public.positions_held(seat)
+            if ledger.positions[pos].holder != seat and ledger.positions[pos].card is not None
+        ]
+        return Debts(tuple(keys), tuple(takes))
+
+    def expected(self) -> tuple[int, str]:
+        """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``."""
+        if self.dealing:
+            step = self.crypto.expected_step
+            if step is None:
+                missing = [s for s in (0, 1) if s not in self.crypto.key_points]
+                return (missing[0] if missing else self.dealer, "deal")
+            return step[1], "deal"
+        s = self.state
+        if s.is_over:
+            seeds = self.crypto.seeds
+            first = 1 - self.authors[-1]
+            return (first if first not in seeds else 1 - first), "reveal"
+        actor = s.to_act
+        if self.debts(1 - actor).keys:
+            return 1 - actor, "keys"
+        return actor, "move"
+
+    # ------------------------------------------------------------------ records
+
+    def apply_deal(self, author: int, payloads: list[HandPayload], apply: ApplyPayload) -> None:
+        """A flight of deck steps (and deal keys) by ``author``."""
+        for payload in payloads:
+            if payload.seat != author:
+                raise RemoteProtocolError(
+                    f"player {author} sent a deal payload in the name of player {payload.seat}",
+                    author,
+                )
+            self._crypto(author, payload, apply)
+        if author in self.crypto.key_points:
+            for pos, target in enumerate(self.config.deal):
+                if (
+                    target != author
+                    and target >= -1
+                    and author not in self.crypto.ledger.positions[pos].keys
+                ):
+                    raise CheatingDetected(
+                        f"player {author} withheld its deal key for position {pos}", author
+                    )
+        self._sync()
+
+    def apply_move(
+        self, author: int, code: int, payload: KeyReveal | None, apply: ApplyPayload
+    ) -> HandState:
+        """A move by ``author`` with the keys it carries; returns the new engine state."""
+        if self.dealing:
+            raise RemoteProtocolError(f"player {author} moved before the deal was complete", author)
+        before = self.state
+        if before.to_act != author:
+            raise CheatingDetected(
+                f"player {author} played {MOVE_NOTATION[code]} out of turn", author
+            )
+        reveals = self._apply_keys(author, payload, apply)
+        self._check_shown(author, code, before, reveals)
+        judges = [self.public] if self.private is None else [self.public, self.private]
+        try:
+            after = [j.check(code) for j in judges]
+        except (IllegalMoveError, KnowledgeConflict) as exc:
+            raise CheatingDetected(f"player {author} made an illegal move: {exc}", author) from None
+        for judge in judges:
+            judge.moves.append(code)
+        self.authors.append(author)
+        self._check_paid(author, reveals)
+        return after[-1].state
+
+    def apply_keys(self, author: int, payload: KeyReveal, apply: ApplyPayload) -> None:
+        """Owed keys sent on their own."""
+        reveals = self._apply_keys(author, payload, apply)
+        self._check_paid(author, reveals)
+
+    def apply_seed(self, author: int, payload: SeedReveal, apply: ApplyPayload) -> None:
+        """A seed at the end of the hand; with both in, audit and re-judge every move."""
+        if not self.over:
+            raise RemoteProtocolError(
+                f"player {author} revealed its hand seed before the hand was over", author
+            )
+        self._crypto(author, payload, apply)
+        if len(self.crypto.seeds) == 2:
+            self._audit()
+
+    # ------------------------------------------------------------------ internals
+
+    def _crypto(self, author: int, payload: HandPayload, apply: ApplyPayload) -> None:
+        if payload.seat != author:
+            raise RemoteProtocolError(
+                f"player {author} sent a card payload in the name of player {payload.seat}", author
+            )
+        try:
+            apply(payload)
+        except CryptoError as exc:
+            raise blame(exc, author) from None
+
+    def _apply_keys(
+        self, author: int, payload: KeyReveal | None, apply: ApplyPayload
+    ) -> tuple[Reveal, ...]:
+        if payload is None:
+            return ()
+        self._crypto(author, payload, apply)
+        self._sync()
+        return payload.reveals
+
+    def _sync(self) -> None:
+        """Teach the judges every card the crypto ledger has made public."""
+        for pos, p in enumerate(self.crypto.ledger.positions):
+            if p.card is not None:
+                for judge in (self.public, self.private):
+                    if judge is not None:
+                        judge.learn(pos, p.card)
+
+    def learn_private(self, cards: dict[int, int]) -> None:
+        """Our own cards (position -> card), for the private judge of a peer."""
+        if self.private is None:
+            self.private = PartialHand(self.options, self.dealer)
+            self.private.moves = list(self.public.moves)
+        for pos, card in cards.items():
+            self.private.learn(pos, card)
+        self._sync()
+
+    def _check_shown(
+        self, author: int, code: int, before: HandState, reveals: tuple[Reveal, ...]
+    ) -> None:
+        """The move's cards must be the ones its keys open, played/shown as the move says."""
+        kinds = {(r.kind, r.card) for r in reveals}
+        needed: list[tuple[str, int]] = []
+        if code < MARRY_BASE:
+            needed = [("play", code)]
+        elif code < EXCHANGE:
+            card = code - MARRY_BASE
+            needed = [("play", card), ("marriage", card ^ 1)]
+        elif code == EXCHANGE:
+            needed = [("exchange", before.exchange_card)]
+        for kind, card in needed:
+            if (kind, card) not in kinds:
+                raise CheatingDetected(
+                    f"player {author} announced {MOVE_NOTATION[code]} without the {kind} key "
+                    f"that shows {CARD_CODES[card]}",
+                    author,
+                )
+        extra = [
+            r
+            for r in reveals
+            if r.kind in ("play", "marriage", "exchange") and (r.kind, r.card) not in needed
+        ]
+        if extra:
+            r = extra[0]
+            raise CheatingDetected(
+                f"player {author} sent a {r.kind} key for position {r.pos} that its move "
+                f"{MOVE_NOTATION[code]} does not call for",
+                author,
+            )
+
+    def _check_paid(self, author: int, reveals: tuple[Reveal, ...]) -> None:
+        """After its message, ``author`` owes nothing, and sent no key nobody was owed."""
+        other = 1 - author
+        held_by_other = set(self.public.positions_held(other))
+        for r in reveals:
+            if r.kind == "to" and (r.to != other or r.pos not in held_by_other):
+                raise CheatingDetected(
+                    f"player {author} opened position {r.pos} to player {r.to}, "
+                    "who has not drawn or been dealt it",
+                    author,
+                )
+        debts = self.debts(author)
+        if debts:
+            what = f"keys for positions {list(debts.keys)}" if debts.keys else "the face-up card"
+            raise RemoteProtocolError(f"player {author} did not send the {what} it owed", author)
+
+    def _audit(self) -> None:
+        transcript = HandTranscript(self.config, tuple(self.crypto.payloads))
+        try:
+            report = audit(transcript)
+        except CryptoError as exc:
+            raise blame(exc, self.authors[-1] if self.authors else 0) from None
+        self.deck = report.deck
+        state = new_hand(self.options, report.deck, self.dealer)
+        for code, author in zip(self.public.moves, self.authors, strict=True):
+            try:
+                state = state.apply(code)
+            except IllegalMoveError as exc:
+                raise CheatingDetected(
+                    f"the revealed deck shows that player {author}'s move was illegal: {exc}",
+                    author,
+                ) from None
+        if state.result is None:
+            raise LocalProtocolError("the audited hand did not end where the live hand ended")
+        self.result = state.result

@@ -1,0 +1,258 @@
+"""One player's end of the protocol: the shared machine plus this seat's secrets.
+
+``Peer`` is sans-IO like h11: feed it the bytes of each record that arrives
+(``receive_data``), collect the records it wants sent (``data_to_send``),
+and, when ``needs_move`` is true, give it the player's move (``play``).
+Everything that is not a player's decision (introductions, the coin flip,
+the shuffle and deal, owed card keys, the seed at the end of a hand) it
+sends by itself. Every record, ours included, goes through the same
+``Machine``, so our own moves are judged by exactly the rules we apply to
+the other player's; if the machine refuses one of ours, that is our bug
+(``LocalProtocolError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from p2p66.crypto.coinflip import coin_commitment
+from p2p66.crypto.config import DEFAULT_SOUNDNESS, HandConfig
+from p2p66.crypto.handkeys import Rng, new_seed, system_rng
+from p2p66.crypto.messages import HandPayload, Reveal
+from p2p66.crypto.party import DealParty
+from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
+from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
+from p2p66.engine.partial import PartialHand
+from p2p66.replay.records import Record, RecordError, make_record
+from p2p66.session import events as ev
+from p2p66.session import messages as msg
+from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2p66.session.machine import LocalSide, Machine, Stage, software
+
+RulesPolicy = Callable[[RuleOptions, int], str | None]
+"""Joiner's answer to proposed rules: None to accept, or the reason to refuse."""
+
+
+def accept_all(options: RuleOptions, soundness: int) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Signer:
+    """Our identity as the session needs it: name, public key, a signing function."""
+
+    name: str
+    public_key: bytes
+    sign: Callable[[bytes], bytes]
+
+
+class Peer(LocalSide):
+    """The session for one seat: 0 hosts (proposes the rules), 1 joins."""
+
+    def __init__(
+        self,
+        seat: int,
+        signer: Signer,
+        *,
+        options: RuleOptions | None = None,
+        soundness: int = DEFAULT_SOUNDNESS,
+        move_seconds: int = 600,
+        rules_policy: RulesPolicy = accept_all,
+        rng: Rng = system_rng,
+    ) -> None:
+        if seat not in (0, 1):
+            raise LocalProtocolError(f"seat must be 0 (host) or 1 (joiner), not {seat}")
+        if seat == 0 and options is None:
+            raise LocalProtocolError("the host must propose rule options")
+        self.seat = seat
+        self.signer = signer
+        self.proposal = (options, soundness, move_seconds)
+        self.rules_policy = rules_policy
+        self.rng = rng
+        self.machine = Machine(local=self)
+        self.party: DealParty | None = None
+        self._coin_nonce = rng(32)
+        self._replies: list[HandPayload] = []
+        self._outbox: list[Record] = []
+        self._events: list[ev.Event] = []
+
+    # ------------------------------------------------------------ LocalSide
+
+    def begin_hand(self, config: HandConfig) -> None:
+        self.party = DealParty(config, self.seat, new_seed(self.rng))
+        self._replies = []
+
+    def apply_remote(self, payload: HandPayload) -> None:
+        assert self.party is not None
+        self._replies.extend(self.party.receive(payload))
+
+    def known_cards(self) -> dict[int, int]:
+        return self.party.known_cards() if self.party is not None else {}
+
+    # ------------------------------------------------------------ the sans-IO API
+
+    def start(self) -> list[ev.Event]:
+        """Send whatever we send first (the host's hello)."""
+        return self._pump()
+
+    def receive_data(self, data: bytes) -> list[ev.Event]:
+        """One record from the other player; returns the events it caused (and our replies')."""
+        try:
+            record = Record.decode(data)
+        except RecordError as exc:
+            raise RemoteProtocolError(
+                f"player {1 - self.seat} sent a malformed record: {exc}", 1 - self.seat
+            ) from None
+        if record.author == self.seat:
+            raise RemoteProtocolError(
+                f"player {1 - self.seat} sent a record in our name (seat {self.seat})",
+                1 - self.seat,
+            )
+        if record.author != 1 - self.seat:
+            raise RemoteProtocolError("a record from an unknown seat", 1 - self.seat)
+        events = self.machine.receive(record)
+        return events + self._pump()
+
+    def data_to_send(self) -> list[Record]:
+        """Records to send, oldest first (each also belongs in our replay file)."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    @property
+    def needs_move(self) -> bool:
+        exp = self.machine.expected()
+        return exp is not None and exp.author == self.seat and exp.kinds[0] is msg.Move
+
+    def view(self) -> PlayerView | None:
+        """What this seat knows of the hand in progress (None before the first deal)."""
+        hand = self.machine.hand
+        if hand is None or hand.dealing:
+            return None
+        return view_of(hand.state, self.seat)
+
+    def play(self, move: int | str) -> list[ev.Event]:
+        """Make a move; IllegalMoveError (nothing sent, nothing lost) if not allowed."""
+        hand = self.machine.hand
+        if not self.needs_move or hand is None or self.party is None:
+            raise IllegalMoveError(str(move), "it is not your turn")
+        code = move if isinstance(move, int) else parse_move_code(move)
+        hand.state.check_legal(code)
+        reveals = self._reveals_for(code)
+        data = {"payload": self.party.send(*reveals).to_wire()} if reveals else {}
+        events = self._send(msg.Move(hand.number, MOVE_NOTATION[code], data))
+        return events + self._pump()
+
+    def resign(self, reason: str = "resigned") -> list[ev.Event]:
+        """Resign the match (possible whenever it is our turn to send)."""
+        exp = self.machine.expected()
+        if exp is None or exp.author != self.seat or msg.Resign not in exp.kinds:
+            raise LocalProtocolError("you can resign only when it is your turn")
+        return self._send(msg.Resign(reason[:200]))
+
+    # ------------------------------------------------------------ internals
+
+    def _send(self, message: msg.Message) -> list[ev.Event]:
+        chain = self.machine.chain
+        record = make_record(
+            chain.next_seq, chain.head, self.seat, msg.encode(message), self.signer.sign
+        )
+        try:
+            events = self.machine.receive(record)
+        except ProtocolError as exc:
+            raise LocalProtocolError(f"our own {message.TYPE} was refused: {exc}") from exc
+        self._outbox.append(record)
+        return events
+
+    def _pump(self) -> list[ev.Event]:
+        """Send every message that needs no decision, until the other player or a move is due."""
+        events: list[ev.Event] = []
+        while True:
+            exp = self.machine.expected()
+            if exp is None or exp.author != self.seat or exp.kinds[0] is msg.Move:
+                return events
+            message = self._automatic(exp.kinds[0])
+            events.extend(self._send(message))
+
+    def _automatic(self, kind: type[msg.Message]) -> msg.Message:
+        m = self.machine
+        if kind is msg.Hello:
+            return msg.Hello(self.signer.name, self.signer.public_key, software())
+        if kind is msg.Propose:
+            options, soundness, seconds = self.proposal
+            assert options is not None
+            return msg.Propose(options.to_dict(), soundness, seconds)
+        if kind is msg.Accept:
+            assert m.options is not None
+            reason = self.rules_policy(m.options, m.soundness)
+            return msg.Accept() if reason is None else msg.Refuse(reason[:200])
+        if kind is msg.CoinCommit:
+            return msg.CoinCommit(coin_commitment(m.coin_context(), self.seat, self._coin_nonce))
+        if kind is msg.CoinReveal:
+            return msg.CoinReveal(self._coin_nonce)
+        hand = m.hand
+        assert hand is not None and self.party is not None
+        if kind is msg.Deal:
+            payloads = self._replies or self.party.start()
+            self._replies = []
+            return msg.Deal(hand.number, {"payloads": [p.to_wire() for p in payloads]})
+        if kind is msg.Keys:
+            reveals = self._debt_reveals(hand.debts(self.seat).keys, hand.debts(self.seat).takes)
+            return msg.Keys(hand.number, {"payload": self.party.send(*reveals).to_wire()})
+        if kind is msg.Reveal:
+            return msg.Reveal(hand.number, {"payload": self.party.reveal_seed().to_wire()})
+        raise LocalProtocolError(f"no automatic message of type {kind.TYPE}")
+
+    def _debt_reveals(self, keys: tuple[int, ...], takes: tuple[int, ...]) -> list[Reveal]:
+        assert self.party is not None
+        return [
+            *(self.party.take(pos) for pos in takes),
+            *(self.party.reveal_to(pos, 1 - self.seat) for pos in keys),
+        ]
+
+    def _reveals_for(self, code: int) -> list[Reveal]:
+        """The keys a move carries: takes owed, the cards it shows, then keys owed after it."""
+        hand = self.machine.hand
+        assert hand is not None and self.party is not None
+        party = self.party
+        before = hand.debts(self.seat)
+        after = PartialHand(hand.options, hand.dealer)
+        after.known = list(hand.public.known)
+        after.moves = [*hand.public.moves, code]
+        ledger = hand.crypto.ledger
+        takes = set(before.takes)
+        takes.update(
+            pos
+            for pos in after.positions_held(self.seat)
+            if ledger.positions[pos].holder != self.seat and ledger.positions[pos].card is not None
+        )
+        if code == EXCHANGE:
+            takes.discard(ledger.face_up)  # the exchange itself hands us the face-up card
+        shown: list[Reveal] = []
+        if code < MARRY_BASE:
+            shown = [party.play(party.position_of(code))]
+        elif code < EXCHANGE:
+            led = party.position_of(code - MARRY_BASE)
+            shown = [
+                party.play(led),
+                party.marriage(party.position_of((code - MARRY_BASE) ^ 1), led),
+            ]
+        elif code == EXCHANGE:
+            shown = [party.exchange(party.position_of(hand.state.exchange_card))]
+        other = 1 - self.seat
+        keys = [
+            pos
+            for pos in after.positions_held(other)
+            if ledger.positions[pos].holder != other
+            and ledger.positions[pos].card is None
+            and self.seat not in ledger.positions[pos].keys
+        ]
+        return [
+            *self._debt_reveals((), tuple(sorted(takes))),
+            *shown,
+            *self._debt_reveals(tuple(keys), ()),
+        ]
+
+    @property
+    def stage(self) -> Stage:
+        return self.machine.stage
