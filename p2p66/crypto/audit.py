@@ -1,0 +1,193 @@
+"""Audit a finished hand from its public transcript and the revealed seeds.
+
+The audit replays every payload through a fresh ``HandState`` (the live
+checks: order, proofs, keys against commitments, the ledger) and, before
+each, recomputes from the author's seed what an honest author would have
+sent: the lock, the shuffled deck, the re-keyed deck, the key commitments,
+every revealed key. The first difference is raised as a ``CheatingDetected``
+naming the author; a bad deck is classified by decrypting it with the
+revealed locks (duplicated card, made-up card, planted ``2*P``, or a valid
+shuffle that is not the seed's). With proofs off this is where cheats that
+could not be pinned on anyone during play get their name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from p2p66.crypto.encoding import codebook, doubled_codebook
+from p2p66.crypto.errors import (
+    BadSeedReveal,
+    ConfigMismatch,
+    DuplicatedCard,
+    InvalidRekey,
+    MadeUpCard,
+    MissingSeed,
+    PlantedPoint,
+    ShuffleNotFromSeed,
+    WrongKey,
+)
+from p2p66.crypto.group import Point, inverse, mul, product
+from p2p66.crypto.handkeys import HandSecrets, seed_commitment
+from p2p66.crypto.ledger import Event
+from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, ShuffleStep
+from p2p66.crypto.rekey import rekey_deck
+from p2p66.crypto.shuffle import lock_shuffle
+from p2p66.crypto.state import HandState
+from p2p66.crypto.transcript import HandTranscript
+from p2p66.engine.cards import CARD_CODES
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """What a clean audit established about the hand."""
+
+    session_id: bytes
+    hand: int
+    deck: tuple[int, ...]
+    """The card id at every deck position: the deal, as the engine would take it."""
+    dealt: tuple[tuple[int, ...], ...]
+    """Per seat, the positions opened privately to it."""
+    events: tuple[Event, ...]
+    """Every opening, play, show, exchange and take, in order."""
+    proofs_checked: int
+    payloads: int
+    deal_complete: bool
+
+
+def audit(transcript: HandTranscript, seeds: Mapping[int, bytes] | None = None) -> AuditReport:
+    """Recompute and check the whole hand; return the report or raise the first cheat found.
+
+    ``seeds`` adds to (or stands in for) the ``SeedReveal`` payloads of the transcript.
+    """
+    return _Auditor(transcript, seeds).run()
+
+
+class _Auditor:
+    def __init__(self, transcript: HandTranscript, seeds: Mapping[int, bytes] | None) -> None:
+        self.config = transcript.config
+        self.payloads = transcript.payloads
+        self.seeds = {**transcript.seeds(), **(seeds or {})}
+        self.state = HandState(self.config)
+        self.secrets: dict[int, HandSecrets] = {}
+        self.missing: list[int] = []
+
+    def run(self) -> AuditReport:
+        for payload in self.payloads:
+            self.state.check_header(payload)
+            self._from_seed(payload)
+            self.state.apply(payload)
+        if self.missing:
+            raise MissingSeed(
+                self.missing[0], "did not reveal its hand seed, so its steps are unchecked"
+            )
+        return self._report()
+
+    def _from_seed(self, payload: HandPayload) -> None:
+        seat = payload.seat
+        if isinstance(payload, ShuffleStep):
+            if payload.config != self.config.digest:
+                raise ConfigMismatch(seat, "started the hand with another hand configuration")
+            seed = self.seeds.get(seat)
+            if seed is None:
+                self.missing.append(seat)
+                return
+            if seed_commitment(self.config, seat, seed) != payload.commitment:
+                raise BadSeedReveal(seat, "revealed a hand seed that does not match its commitment")
+            self.secrets[seat] = HandSecrets.derive(self.config, seat, seed)
+            self._shuffle(payload, self.secrets[seat])
+            return
+        sec = self.secrets.get(seat)
+        if sec is None:
+            return
+        if isinstance(payload, RekeyStep):
+            self._rekey(payload, sec)
+        elif isinstance(payload, KeyReveal):
+            for r in payload.reveals:
+                if r.pos < self.config.size and r.key != sec.keys[r.pos]:
+                    raise WrongKey(
+                        seat, f"revealed a key for position {r.pos} that its seed does not give"
+                    )
+
+    def _shuffle(self, msg: ShuffleStep, sec: HandSecrets) -> None:
+        seat = msg.seat
+        if msg.lock != sec.lock_point():
+            raise ShuffleNotFromSeed(seat, "published a lock point its seed does not give")
+        d_in = self.state.decks[-1]
+        if len(msg.deck) != len(d_in) or msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
+            return  # a wrong length is the live check's to report
+        shufflers = [s for s in self.config.order if s in self.state.locks] + [seat]
+        if any(s not in self.secrets for s in shufflers):
+            raise ShuffleNotFromSeed(seat, "its shuffled deck is not the one its seed gives")
+        self._classify(seat, msg.deck, shufflers)
+
+    def _classify(self, seat: int, deck: tuple[Point, ...], shufflers: list[int]) -> None:
+        unlock = inverse(product([self.secrets[s].lock for s in shufflers]))
+        points = [mul(unlock, p) for p in deck]
+        book = codebook(self.config.session_id)
+        allowed = set(self.config.deck)
+        cards = [book.get(p) for p in points]
+        if all(c is None or c not in allowed for c in cards):
+            raise ShuffleNotFromSeed(seat, "its deck is not locked with the lock its seed gives")
+        doubled = doubled_codebook(self.config.session_id)
+        for j, (card, point) in enumerate(zip(cards, points, strict=True)):
+            if card in allowed:
+                continue
+            if point in doubled:
+                raise PlantedPoint(
+                    seat,
+                    f"put twice the point of {CARD_CODES[doubled[point]]} at position {j}, "
+                    "a marker to track that card",
+                )
+            raise MadeUpCard(seat, f"put a point that is no card of this deck at position {j}")
+        for card, count in Counter(c for c in cards if c is not None).items():
+            if count > 1:
+                where = [j for j, c in enumerate(cards) if c == card]
+                raise DuplicatedCard(
+                    seat,
+                    f"put {CARD_CODES[card]} at positions {where}: duplicated or substituted",
+                )
+        raise ShuffleNotFromSeed(
+            seat, "its deck is a shuffle of the cards, but not the one its seed gives"
+        )
+
+    def _rekey(self, msg: RekeyStep, sec: HandSecrets) -> None:
+        seat = msg.seat
+        expected_keys = sec.key_points()
+        for j, (got, want) in enumerate(zip(msg.keys, expected_keys, strict=False)):
+            if got != want:
+                raise InvalidRekey(
+                    seat, f"committed to a card key for position {j} its seed does not give"
+                )
+        d_in = self.state.decks[-1]
+        if len(msg.deck) != len(d_in):
+            return
+        expected = rekey_deck(d_in, sec.ratios())
+        for j, (got, want) in enumerate(zip(msg.deck, expected, strict=True)):
+            if got != want:
+                raise InvalidRekey(
+                    seat, f"re-keyed position {j} by a factor its seed does not give"
+                )
+
+    def _report(self) -> AuditReport:
+        config = self.config
+        n_shuffles = len(self.state.locks)
+        if n_shuffles == config.parties:
+            unlock = inverse(product([self.secrets[s].lock for s in config.order]))
+            book = codebook(config.session_id)
+            deck = tuple(book[mul(unlock, p)] for p in self.state.decks[config.parties])
+        else:
+            deck = ()
+        ledger = self.state.ledger
+        return AuditReport(
+            session_id=config.session_id,
+            hand=config.hand,
+            deck=deck,
+            dealt=tuple(tuple(ledger.opened_to(s)) for s in range(config.parties)),
+            events=tuple(ledger.events),
+            proofs_checked=self.state.proofs_checked,
+            payloads=len(self.payloads),
+            deal_complete=self.state.deal_complete(),
+        )

@@ -1,0 +1,212 @@
+"""The public parameters of one hand, agreed before it starts, and their digest.
+
+Everything a party's secrets, proofs and the audit depend on is here, and
+its digest is bound into every seed commitment and proof, so two parties
+with different ideas of the hand fail loudly at the first message instead of
+producing subtly different decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from p2p66.crypto.encoding import card_points
+from p2p66.crypto.errors import InvalidConfig, MalformedMessage
+from p2p66.crypto.group import Point
+from p2p66.crypto.hashing import TAG_CONFIG, TAG_CONTEXT, hash32
+from p2p66.engine.cards import JACK, NINE, NUM_CARD_IDS, deck_ids
+from p2p66.engine.deal import deal_layout
+from p2p66.engine.options import RuleOptions
+
+DEFAULT_SOUNDNESS: Final = 80
+MAX_SOUNDNESS: Final = 128
+MAX_PARTIES: Final = 8
+MAX_HAND: Final = 2**32 - 1
+PUBLIC: Final = -1
+"""Deal plan value: opened to everybody during the deal (the face-up trump)."""
+FACE_DOWN: Final = -2
+"""Deal plan value: stays face down after the deal (the talon)."""
+
+_NONE_BYTE: Final = 255
+
+
+@dataclass(frozen=True, slots=True)
+class HandConfig:
+    """Parameters of one hand: who shuffles in which order, the deck, the deal plan.
+
+    ``deal[j]`` says where deck position j goes in the deal: a seat (opened
+    privately to it), ``PUBLIC`` or ``FACE_DOWN``. ``face_up`` is the face-up
+    trump position and ``exchange_rank`` the rank (0..5, engine numbering)
+    that may be exchanged for it; both ``None`` for games without them.
+    """
+
+    session_id: bytes
+    hand: int
+    parties: int
+    order: tuple[int, ...]
+    deck: tuple[int, ...]
+    deal: tuple[int, ...]
+    soundness: int = DEFAULT_SOUNDNESS
+    face_up: int | None = None
+    exchange_rank: int | None = None
+    digest: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._check()
+        object.__setattr__(self, "digest", self._digest())
+
+    def _check(self) -> None:
+        if not isinstance(self.session_id, bytes) or len(self.session_id) != 32:
+            raise InvalidConfig("session_id must be 32 bytes")
+        if not _is_int(self.hand) or not 0 <= self.hand <= MAX_HAND:
+            raise InvalidConfig(f"hand must be a number 0..{MAX_HAND}")
+        if not _is_int(self.parties) or not 2 <= self.parties <= MAX_PARTIES:
+            raise InvalidConfig(f"parties must be 2..{MAX_PARTIES}")
+        if sorted(self.order) != list(range(self.parties)) or not all(map(_is_int, self.order)):
+            raise InvalidConfig("order must list every seat 0..parties-1 once")
+        n = len(self.deck)
+        if n < 2 or not all(_is_int(c) and 0 <= c < NUM_CARD_IDS for c in self.deck):
+            raise InvalidConfig(f"deck must hold at least two card ids in 0..{NUM_CARD_IDS - 1}")
+        if len(set(self.deck)) != n:
+            raise InvalidConfig("deck must not repeat a card")
+        if not _is_int(self.soundness) or not 0 <= self.soundness <= MAX_SOUNDNESS:
+            raise InvalidConfig(f"soundness must be 0..{MAX_SOUNDNESS} (bits; 0 = proofs off)")
+        if len(self.deal) != n or not all(
+            _is_int(t) and FACE_DOWN <= t < self.parties for t in self.deal
+        ):
+            raise InvalidConfig("deal must give, per position, a seat, PUBLIC or FACE_DOWN")
+        if self.face_up is not None and (
+            not _is_int(self.face_up)
+            or not 0 <= self.face_up < n
+            or self.deal[self.face_up] != PUBLIC
+        ):
+            raise InvalidConfig("face_up must be a position the deal opens publicly")
+        if self.exchange_rank is not None and (
+            self.face_up is None
+            or not _is_int(self.exchange_rank)
+            or not 0 <= self.exchange_rank < 6
+        ):
+            raise InvalidConfig("exchange_rank must be a rank 0..5 and needs a face_up card")
+
+    def _digest(self) -> bytes:
+        return hash32(
+            TAG_CONFIG,
+            self.session_id,
+            self.hand,
+            self.parties,
+            bytes(self.order),
+            bytes(self.deck),
+            bytes(t % 256 for t in self.deal),
+            self.soundness,
+            _NONE_BYTE if self.face_up is None else self.face_up,
+            _NONE_BYTE if self.exchange_rank is None else self.exchange_rank,
+        )
+
+    @property
+    def size(self) -> int:
+        """Number of cards (deck positions)."""
+        return len(self.deck)
+
+    def context(self, seat: int, seq: int, kind: str) -> bytes:
+        """The Fiat-Shamir context of one message: config, author, sequence number, type."""
+        return hash32(TAG_CONTEXT, self.digest, seat, seq, kind)
+
+    def schedule(self) -> tuple[tuple[str, int], ...]:
+        """Deck steps in order: everyone locks and shuffles, then everyone re-keys.
+
+        The last shuffler re-keys first (in the same flight), then the others
+        in shuffle order: 2N-1 flights for N parties, 3 for two.
+        """
+        last = self.order[-1]
+        return (
+            *(("shuffle", s) for s in self.order),
+            ("rekey", last),
+            *(("rekey", s) for s in self.order[:-1]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "hand": self.hand,
+            "parties": self.parties,
+            "order": list(self.order),
+            "deck": list(self.deck),
+            "deal": list(self.deal),
+            "soundness": self.soundness,
+            "face_up": self.face_up,
+            "exchange_rank": self.exchange_rank,
+        }
+
+    @classmethod
+    def from_wire(cls, obj: object) -> HandConfig:
+        if not isinstance(obj, Mapping) or set(obj) != _WIRE_KEYS:
+            raise MalformedMessage(f"a hand config is a map with keys {sorted(_WIRE_KEYS)}")
+        try:
+            return cls(
+                session_id=obj["session"],
+                hand=obj["hand"],
+                parties=obj["parties"],
+                order=_int_tuple(obj["order"], "order"),
+                deck=_int_tuple(obj["deck"], "deck"),
+                deal=_int_tuple(obj["deal"], "deal"),
+                soundness=obj["soundness"],
+                face_up=obj["face_up"],
+                exchange_rank=obj["exchange_rank"],
+            )
+        except TypeError as exc:  # e.g. unhashable or uncomparable values
+            raise MalformedMessage(f"bad hand config: {exc}") from None
+
+    @classmethod
+    def for_game(
+        cls,
+        options: RuleOptions,
+        session_id: bytes,
+        hand: int,
+        dealer: int,
+        soundness: int = DEFAULT_SOUNDNESS,
+    ) -> HandConfig:
+        """A two-player hand by the canonical deal layout; the dealer shuffles first."""
+        if dealer not in (0, 1):
+            raise InvalidConfig("dealer must be seat 0 or 1")
+        layout = deal_layout(options)
+        deck = tuple(deck_ids(options.deck_size))
+        deal = [FACE_DOWN] * len(deck)
+        for pos in layout.non_dealer:
+            deal[pos] = 1 - dealer
+        for pos in layout.dealer:
+            deal[pos] = dealer
+        deal[layout.trump] = PUBLIC
+        return cls(
+            session_id=session_id,
+            hand=hand,
+            parties=2,
+            order=(dealer, 1 - dealer),
+            deck=deck,
+            deal=tuple(deal),
+            soundness=soundness,
+            face_up=layout.trump,
+            exchange_rank=NINE if options.exchange_rank == "9" else JACK,
+        )
+
+
+_WIRE_KEYS: Final = frozenset(
+    ("session", "hand", "parties", "order", "deck", "deal", "soundness", "face_up", "exchange_rank")
+)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_tuple(value: object, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+        raise MalformedMessage(f"hand config {what} must be a list of integers")
+    return tuple(value)
+
+
+def deck_points(config: HandConfig) -> tuple[Point, ...]:
+    """D0: the encodings of the config's cards, position i holding ``deck[i]``."""
+    points = card_points(config.session_id)
+    return tuple(points[c] for c in config.deck)
