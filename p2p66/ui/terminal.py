@@ -57,7 +57,8 @@ class TerminalUI:
         self.style = style
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._patch = patch
-        self._error: str | None = None
+        self._sheet = ui_style(style.color)
+        self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
             message=self._message,
             bottom_toolbar=lambda: status_bar(self.screen),
@@ -67,8 +68,8 @@ class TerminalUI:
             validate_while_typing=False,
             erase_when_done=True,  # the board is redrawn live, not left in the scrollback
             key_bindings=self._bindings(),
-            style=ui_style(style.color),
-            color_depth=None if style.color else ColorDepth.MONOCHROME,
+            style=self._sheet,
+            color_depth=self._depth,
             input=input,
             output=output,
         )
@@ -153,9 +154,9 @@ class TerminalUI:
         for line in lines:
             print_formatted_text(
                 FormattedText([("class:log", line)]),
-                style=ui_style(self.style.color),
+                style=self._sheet,
                 output=self.session.output,
-                color_depth=None if self.style.color else ColorDepth.MONOCHROME,
+                color_depth=self._depth,
             )
 
     def _message(self) -> FormattedText:

@@ -44,6 +44,7 @@ async def play_out(table: LocalTable) -> list[TableEvent]:
             await table.submit(choose(event.view))
 
 
+@pytest.mark.timeout(20)
 def test_ui_local_table_plays_a_match_in_order() -> None:
     table = LocalTable(SIXTY_SIX.with_options(match_target=3), FirstLegalBot(), seed=11)
     events = asyncio.run(play_out(table))
@@ -61,6 +62,7 @@ def test_ui_local_table_plays_a_match_in_order() -> None:
     assert all(a != b for a, b in itertools.pairwise(dealers))  # alternates
 
 
+@pytest.mark.timeout(20)
 def test_ui_local_table_same_seed_same_match() -> None:
     def moves(seed: int) -> list[tuple[int, int]]:
         table = LocalTable(SIXTY_SIX.with_options(match_target=2), FirstLegalBot(), seed=seed)
@@ -82,6 +84,7 @@ class GatedBot(FirstLegalBot):
         return super().choose(view, context)
 
 
+@pytest.mark.timeout(20)
 def test_ui_local_table_illegal_submit_costs_nothing() -> None:
     async def main() -> None:
         bot = GatedBot()
@@ -133,6 +136,7 @@ class CheatingBot:
         pass
 
 
+@pytest.mark.timeout(20)
 def test_ui_local_table_bot_illegal_move_forfeits() -> None:
     async def main() -> list[TableEvent]:
         # seed 3: the bot leads first
@@ -150,6 +154,7 @@ def test_ui_local_table_bot_illegal_move_forfeits() -> None:
     assert isinstance(events[-1], MatchOver) and events[-1].winner == 0
 
 
+@pytest.mark.timeout(20)
 @pytest.mark.parametrize("name", available_bots())
 def test_ui_local_table_every_named_bot_plays_legal_moves(name: str) -> None:
     rules = preset("schnapsen").with_options(match_target=1)
