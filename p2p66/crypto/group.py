@@ -26,10 +26,16 @@ IDENTITY: Final = Point(bytes(POINT_BYTES))
 
 
 def is_point(data: bytes) -> bool:
-    """True for the canonical encoding of a non-identity group element."""
+    """True for the canonical encoding of a non-identity group element.
+
+    The top bit is checked here because the libsodium bundled by rbcl ignores
+    it: without this check every point would have two accepted encodings, and
+    a deck could hold one card twice under two different byte strings.
+    """
     return (
         len(data) == POINT_BYTES
         and data != IDENTITY
+        and not data[31] & 0x80
         and bool(rbcl.crypto_core_ristretto255_is_valid_point(data))
     )
 
@@ -40,7 +46,7 @@ def decode_point(data: object, what: str) -> Point:
         raise MalformedMessage(f"{what} must be {POINT_BYTES} bytes")
     if data == IDENTITY:
         raise MalformedMessage(f"{what} is the identity element")
-    if not rbcl.crypto_core_ristretto255_is_valid_point(data):
+    if not is_point(data):
         raise MalformedMessage(f"{what} is not a canonical ristretto255 encoding")
     return Point(data)
 
@@ -92,7 +98,10 @@ def hash_to_point(data: bytes) -> Point:
     """libsodium's ``crypto_core_ristretto255_from_hash`` (Elligator, 64 bytes in)."""
     if len(data) != WIDE_BYTES:
         raise CryptoError(f"hash_to_point needs {WIDE_BYTES} bytes")
-    return Point(rbcl.crypto_core_ristretto255_from_hash(data))
+    point = bytes(rbcl.crypto_core_ristretto255_from_hash(data))
+    if point == IDENTITY:  # only for contrived inputs (e.g. 64 zero bytes), never a hash
+        raise CryptoError("hash_to_point gave the identity")
+    return Point(point)
 
 
 def mul(s: Scalar, p: Point) -> Point:

@@ -47,9 +47,7 @@ class MemoryTable:
             for party in self.parties:
                 if party.seat == flight.sender:
                     continue
-                replies: list[HandPayload] = []
-                for payload in flight.payloads:
-                    replies += party.receive(payload)
+                replies = party.receive(*flight.payloads)
                 if replies:
                     queue.append(Flight(party.seat, tuple(replies), phase))
 

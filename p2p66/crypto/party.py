@@ -50,16 +50,22 @@ class DealParty:
         """Payloads to send at the start of the hand (the first shuffler's step; else none)."""
         return self._advance()
 
-    def receive(self, payload: HandPayload) -> list[HandPayload]:
-        """Check and apply another party's payload; return what we must send in reply.
+    def receive(self, *payloads: HandPayload) -> list[HandPayload]:
+        """Check and apply other parties' payloads; return what we must send in reply.
 
-        The session must make sure ``payload.seat`` is the authenticated sender.
-        Raises ``CheatingDetected`` (naming the offender) or ``MalformedMessage``.
+        Give a whole incoming flight at once when possible: our reply is made
+        after all of it, so every party records the payloads in the same order.
+        The session must make sure each ``payload.seat`` is the authenticated
+        sender. Raises ``CheatingDetected`` (naming the offender) or
+        ``MalformedMessage``; a payload that raises is not applied.
         """
-        if payload.seat == self.seat:
-            raise MalformedMessage(f"a payload claiming our own seat {self.seat} came from outside")
-        self.state.apply(payload)
-        self._learn()
+        for payload in payloads:
+            if payload.seat == self.seat:
+                raise MalformedMessage(
+                    f"a payload claiming our own seat {self.seat} came from outside"
+                )
+            self.state.apply(payload)
+            self._learn()
         return self._advance()
 
     def _advance(self) -> list[HandPayload]:
