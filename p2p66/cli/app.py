@@ -1,8 +1,11 @@
-"""The ``p2p66`` command: a typer app that subcommand modules register on."""
+"""The ``p2p66`` command: a typer app on which each command module registers."""
 
 from __future__ import annotations
 
 import typer
+
+from p2p66.cli import config_cmd, net_cmd, play_cmd
+from p2p66.live.loopback import loopback_table
 
 app = typer.Typer(
     name="p2p66",
@@ -18,6 +21,11 @@ def version() -> None:
     from p2p66 import __version__
 
     typer.echo(__version__)
+
+
+play_cmd.register(app, table_factory=loopback_table)
+config_cmd.register(app)
+net_cmd.register(app)
 
 
 def main() -> None:

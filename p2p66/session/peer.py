@@ -58,7 +58,7 @@ class Peer(LocalSide):
         options: RuleOptions | None = None,
         soundness: int = DEFAULT_SOUNDNESS,
         move_seconds: int = 600,
-        rules_policy: RulesPolicy = accept_all,
+        rules_policy: RulesPolicy | None = accept_all,
         rng: Rng = system_rng,
     ) -> None:
         if seat not in (0, 1):
@@ -120,6 +120,19 @@ class Peer(LocalSide):
         return out
 
     @property
+    def needs_rules_answer(self) -> bool:
+        """The joiner must accept or refuse the proposed rules (when it has no policy)."""
+        exp = self.machine.expected()
+        return exp is not None and exp.author == self.seat and exp.kinds[0] is msg.Accept
+
+    def answer_rules(self, refusal: str | None) -> list[ev.Event]:
+        """Accept the proposed rules (``refusal`` None) or refuse them, saying why."""
+        if not self.needs_rules_answer:
+            raise LocalProtocolError("no rules are waiting for an answer")
+        answer = msg.Accept() if refusal is None else msg.Refuse(refusal[:200])
+        return self._send(answer) + self._pump()
+
+    @property
     def needs_move(self) -> bool:
         exp = self.machine.expected()
         return exp is not None and exp.author == self.seat and exp.kinds[0] is msg.Move
@@ -171,6 +184,8 @@ class Peer(LocalSide):
             exp = self.machine.expected()
             if exp is None or exp.author != self.seat or exp.kinds[0] is msg.Move:
                 return events
+            if exp.kinds[0] is msg.Accept and self.rules_policy is None:
+                return events
             message = self._automatic(exp.kinds[0])
             events.extend(self._send(message))
 
@@ -184,6 +199,7 @@ class Peer(LocalSide):
             return msg.Propose(options.to_dict(), soundness, seconds)
         if kind is msg.Accept:
             assert m.options is not None
+            assert self.rules_policy is not None
             reason = self.rules_policy(m.options, m.soundness)
             return msg.Accept() if reason is None else msg.Refuse(reason[:200])
         if kind is msg.CoinCommit:

@@ -1,0 +1,354 @@
+"""``p2p66 host`` and ``p2p66 join``: a match between two machines, no server.
+
+The host listens, prints a join code (three words and an address) and, with
+``--lan``, advertises the game on the local network. The joiner types the
+code (or, without one, picks a game found on the LAN), sees the host's rules
+and accepts or refuses them. Either seat can be played by a built-in bot
+(``--bot NAME``); otherwise the terminal UI opens. Exit codes: 0 the match
+was played to its end; 3 the connection could not be made or was lost;
+4 the other player broke the protocol or cheated; 5 the rules were refused;
+2 bad command-line input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from p2p66.crypto.config import DEFAULT_SOUNDNESS
+from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
+from p2p66.live.game import LiveGame, LiveGameError, Status
+from p2p66.live.loopback import default_verify, replay_path, signer_of
+from p2p66.live.table import NetworkTable, bot_decider
+from p2p66.net import (
+    Identity,
+    KnownPeers,
+    Listener,
+    TransportError,
+    advertise,
+    browse,
+    generate_words,
+    join,
+    join_known,
+    parse_join_code,
+)
+from p2p66.net.channel import SecureChannel
+from p2p66.net.discovery import local_addresses
+from p2p66.net.identity import load_or_create_identity
+from p2p66.replay.fileio import ReplayWriter
+from p2p66.session import events as ev
+from p2p66.session.peer import Peer
+from p2p66.ui.bots import UnknownBotError, check_bot_spec, make_table_bot
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.config import load_config, use_color
+from p2p66.ui.launch import run_ui
+
+EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED = 0, 2, 3, 4, 5
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """How this seat is played: by a bot or in the UI, and where its replay goes."""
+
+    bot: str | None
+    seed: int
+    plain: bool
+    ascii_suits: bool
+    replay_dir: Path | None
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def describe_rules(options: RuleOptions, soundness: int) -> str:
+    name = preset_name(options)
+    proofs = f"proofs at 2^-{soundness}" if soundness else "proofs off"
+    head = f"preset {name}" if name else "custom rules"
+    return f"{head}, match to {options.match_target}, {proofs}"
+
+
+Reconnect = Callable[[], Awaitable[SecureChannel]]
+RulesAnswer = Callable[[RuleOptions, int], Awaitable[str | None]]
+
+
+async def _play(
+    peer: Peer,
+    channel: SecureChannel,
+    seat: Seat,
+    reconnect: Reconnect,
+    answer_rules: RulesAnswer | None,
+) -> int:
+    names = ["", ""]
+    names[peer.seat] = peer.signer.name
+    names[1 - peer.seat] = channel.peer.name
+    path = replay_path(
+        preset_name(peer.proposal[0]) if peer.proposal[0] else "match", seat.replay_dir
+    )
+    writer = ReplayWriter(path)
+    try:
+        if seat.bot is not None:
+            game = LiveGame(
+                peer, _no_decider, writer=writer, reconnect=reconnect, answer_rules=answer_rules
+            )
+            return await _play_bot(game, channel, seat, path)
+        table = NetworkTable(peer, (names[0], names[1]), path)
+        table.verify = default_verify
+        game = LiveGame(
+            peer,
+            table.decide,
+            writer=writer,
+            on_event=table.on_event,
+            on_status=table.on_status,
+            reconnect=reconnect,
+            answer_rules=answer_rules,
+        )
+
+        async def opened() -> SecureChannel:
+            return channel
+
+        table.task = asyncio.create_task(table.run(game, opened))
+        config = load_config()
+        color = not seat.plain and use_color(config, os.environ, sys.stdout.isatty())
+        style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
+        await run_ui(table, style, plain=seat.plain)
+        await table.close()
+        return EXIT_OK if peer.machine.over else EXIT_NETWORK
+    finally:
+        writer.close()
+
+
+async def _no_decider(view: PlayerView) -> int:
+    raise AssertionError("replaced before use")
+
+
+async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Path) -> int:
+    """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
+    peer = game.peer
+    bot_spec = seat.bot
+    assert bot_spec is not None
+    bot = None
+
+    def on_event(event: ev.Event) -> None:
+        nonlocal bot
+        m = peer.machine
+        if isinstance(event, ev.MatchStarted) and m.options is not None:
+            bot = make_table_bot(bot_spec, seat.seed, m.options)
+        elif isinstance(event, ev.HandEnded):
+            _say(f"hand {event.number}: {event.result.describe()}; match {event.game_points}")
+        elif isinstance(event, ev.MatchEnded):
+            _say(f"match over: player {event.winner} wins {event.game_points}")
+        elif isinstance(event, ev.RulesRefused):
+            _say(f"rules refused: {event.reason}")
+
+    async def decide(view: PlayerView) -> int:
+        assert bot is not None
+        return await bot_decider(peer, bot)(view)
+
+    def on_status(status: Status) -> None:
+        if status.state == "reconnecting":
+            _say("connection lost: reconnecting ...")
+
+    game.decide = decide
+    game.on_event = on_event
+    game.on_status = on_status
+    try:
+        await game.run(channel)
+    except LiveGameError as exc:
+        _say(f"match stopped ({exc.kind}): {exc}")
+        _say(f"replay so far: {path}")
+        return EXIT_CHEAT if exc.kind in ("cheating", "protocol", "diverged") else EXIT_NETWORK
+    finally:
+        if bot is not None:
+            bot.close()
+        channel.close()
+    if game.writer is not None:
+        game.writer.close()
+    _say(default_verify(path))
+    if peer.machine.stage.value == "refused":
+        return EXIT_REFUSED
+    return EXIT_OK
+
+
+def _options(preset_text: str, target: int | None) -> RuleOptions:
+    try:
+        options = preset(preset_text)
+        return options.with_options(match_target=target) if target is not None else options
+    except RuleOptionError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--preset") from None
+
+
+def _bot(spec: str | None) -> str | None:
+    if spec is None:
+        return None
+    try:
+        return check_bot_spec(spec)
+    except UnknownBotError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bot") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``host`` and ``join`` to ``app``."""
+
+    @app.command("host")
+    def host_command(
+        *,
+        port: Annotated[int, typer.Option("--port", help="TCP port (0: any free port).")] = 6666,
+        bind: Annotated[
+            str | None, typer.Option("--bind", help="Address to listen on (default: all).")
+        ] = None,
+        lan: Annotated[bool, typer.Option("--lan", help="Advertise on the local network.")] = False,
+        preset_text: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "sixty-six",
+        target: Annotated[int | None, typer.Option("--target", min=1)] = None,
+        soundness: Annotated[
+            int,
+            typer.Option("--soundness", min=0, max=128, help="Shuffle proof bits (0: off)."),
+        ] = DEFAULT_SOUNDNESS,
+        bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
+        name: Annotated[str | None, typer.Option("--name")] = None,
+        plain: Annotated[bool, typer.Option("--plain")] = False,
+        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
+        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
+        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
+    ) -> None:
+        """Host a match and print the join code to give the other player."""
+        options = _options(preset_text, target)
+        bot_spec = _bot(bot)
+        seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
+        listen = Listen(port, bind, lan, accept_timeout)
+        code = asyncio.run(_host(options, soundness, listen, seat, name))
+        raise typer.Exit(code)
+
+    @app.command("join")
+    def join_command(
+        code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
+        *,
+        bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
+        name: Annotated[str | None, typer.Option("--name")] = None,
+        yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
+        plain: Annotated[bool, typer.Option("--plain")] = False,
+        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
+        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
+        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+    ) -> None:
+        """Join a match with a join code (or pick one on the local network)."""
+        bot_spec = _bot(bot)
+        seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
+        result = asyncio.run(_join(code, seat, name, accept=yes or bot_spec is not None))
+        raise typer.Exit(result)
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else random.randrange(2**32)
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    port: int
+    bind: str | None
+    lan: bool
+    accept_timeout: float
+
+
+async def _host(
+    options: RuleOptions, soundness: int, listen: Listen, seat: Seat, name: str | None
+) -> int:
+    port, bind, lan = listen.port, listen.bind, listen.lan
+    me = load_or_create_identity(name)
+    peers = KnownPeers.load()
+    try:
+        listener = await Listener.open(
+            me, words=generate_words(), bind=bind, port=port, known_peers=peers
+        )
+    except TransportError as exc:
+        _say(f"cannot host: {exc}")
+        return EXIT_NETWORK
+    async with listener, contextlib.AsyncExitStack() as stack:
+        addresses = [bind] if bind not in (None, "", "0.0.0.0", "::") else local_addresses()
+        codes = [str(listener.join_code(a)) for a in addresses or ["127.0.0.1"]]
+        _say(f"Hosting as {me.name} ({me.fingerprint}), {describe_rules(options, soundness)}.")
+        _say("Give the other player this join code (one try only):")
+        for code in codes:
+            print(code, flush=True)
+        if lan:
+            await stack.enter_async_context(
+                await advertise(
+                    me.name,
+                    listener.port,
+                    fingerprint=me.fingerprint,
+                    preset=preset_name(options) or "custom",
+                )
+            )
+            _say("Advertised on the local network.")
+        try:
+            channel = await listener.accept(timeout=listen.accept_timeout)
+        except (TransportError, TimeoutError) as exc:
+            _say(f"nobody joined: {exc}")
+            return EXIT_NETWORK
+        _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.")
+        peer = Peer(0, signer_of(me), options=options, soundness=soundness)
+
+        async def reconnect() -> SecureChannel:
+            return await listener.accept()
+
+        return await _play(peer, channel, seat, reconnect, None)
+
+
+async def _pick_lan_game() -> str | None:
+    games = await browse(3.0)
+    if not games:
+        _say("No game found on the local network: ask the host for a join code.")
+        return None
+    for i, game in enumerate(games, 1):
+        _say(f"{i}. {game.name} ({game.preset}) at {game.addresses[0]}:{game.port}")
+    choice = 1 if len(games) == 1 else typer.prompt("Which game", type=int, default=1)
+    game = games[max(1, min(choice, len(games))) - 1]
+    words = typer.prompt("The three words of the host's code (e.g. fox-lamp-river)")
+    return f"{words}@{game.addresses[0]}:{game.port}"
+
+
+async def _join(code_text: str | None, seat: Seat, name: str | None, *, accept: bool) -> int:
+    me = load_or_create_identity(name)
+    peers = KnownPeers.load()
+    if code_text is None:
+        code_text = await _pick_lan_game()
+        if code_text is None:
+            return EXIT_NETWORK
+    try:
+        code = parse_join_code(code_text)
+    except ValueError as exc:
+        _say(f"not a join code: {exc}")
+        return EXIT_USAGE
+    try:
+        channel = await join(code, me, known_peers=peers)
+    except TransportError as exc:
+        _say(f"cannot join: {exc}")
+        return EXIT_NETWORK
+    _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).")
+
+    async def answer(options: RuleOptions, soundness: int) -> str | None:
+        _say(f"The host proposes: {describe_rules(options, soundness)}.")
+        if accept:
+            return None
+        ok = await asyncio.to_thread(typer.confirm, "Accept these rules?", default=True)
+        return None if ok else "the joiner refused the rules"
+
+    async def reconnect() -> SecureChannel:
+        return await join_known(code.host, code.port, me, peers, expect_name=channel.peer.name)
+
+    peer = Peer(1, signer_of(me), rules_policy=None)
+    return await _play(peer, channel, seat, reconnect, answer)
+
+
+__all__ = ["Identity", "register"]

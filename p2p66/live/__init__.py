@@ -1,0 +1,1 @@
+"""Live matches: the session driven over real connections, for the UI, bots and commands."""

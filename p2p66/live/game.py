@@ -1,0 +1,262 @@
+"""A match over a real connection: the sans-IO ``Peer`` driven by asyncio.
+
+``LiveGame`` is the only place where the session meets sockets and clocks.
+It sends the records the peer produces, feeds it the records that arrive,
+appends every record (sent or received) to the replay file *before* acting
+on it, asks the player (a UI or a bot) for moves, and enforces the time
+limits. Because the protocol is strictly turn-based, one loop suffices:
+when we must move nothing can arrive but heartbeats (handled by the channel).
+
+When the connection drops it calls ``reconnect`` (for up to ``grace``
+seconds), then both sides exchange how many records they hold and their
+chain head, resend what the other lacks, and go on; if the heads disagree
+the match ends with the evidence kept in the replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from p2p66.engine import PlayerView, RuleOptions
+from p2p66.net.channel import SecureChannel
+from p2p66.net.errors import NetworkError, PeerClosed, TransportError
+from p2p66.replay.fileio import ReplayWriter
+from p2p66.replay.records import GENESIS, Record, RecordError
+from p2p66.session import events as ev
+from p2p66.session.errors import ProtocolError, RemoteProtocolError
+from p2p66.session.peer import Peer
+
+Decider = Callable[[PlayerView], Awaitable[int]]
+RulesAnswer = Callable[[RuleOptions, int], Awaitable[str | None]]
+EventSink = Callable[[ev.Event], None]
+Reconnect = Callable[[], Awaitable[SecureChannel]]
+
+
+class LiveGameError(Exception):
+    """The match stopped early; ``kind`` says why, ``culprit`` whom to blame (if anyone)."""
+
+    def __init__(self, kind: str, message: str, culprit: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.culprit = culprit
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Connection state for status bars: connected, waiting, reconnecting, closed."""
+
+    state: str
+    latency_ms: float | None = None
+
+
+class LiveGame:
+    """Run ``peer`` over a channel until the match ends; see the module docstring."""
+
+    def __init__(
+        self,
+        peer: Peer,
+        decide: Decider,
+        *,
+        writer: ReplayWriter | None = None,
+        on_event: EventSink | None = None,
+        on_status: Callable[[Status], None] | None = None,
+        reconnect: Reconnect | None = None,
+        grace: float = 60.0,
+        wait_limit: float | None = None,
+        answer_rules: RulesAnswer | None = None,
+    ) -> None:
+        self.peer = peer
+        self.decide = decide
+        self.writer = writer
+        self.on_event = on_event or (lambda e: None)
+        self.on_status = on_status or (lambda s: None)
+        self.reconnect = reconnect
+        self.grace = grace
+        self.wait_limit = wait_limit
+        self.records: list[Record] = []
+        self.channel: SecureChannel | None = None
+        self.resumes = 0
+        self.answer_rules = answer_rules
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, channel: SecureChannel) -> None:
+        """Play to the end of the match; LiveGameError if it stops early."""
+        self.channel = channel
+        self._emit(self.peer.start())
+        while True:
+            try:
+                await self._flush()
+                if self.peer.machine.over:
+                    return
+                if self.peer.needs_rules_answer:
+                    await self._rules()
+                elif self.peer.needs_move:
+                    await self._our_move()
+                else:
+                    await self._their_record()
+            except PeerClosed as exc:
+                raise LiveGameError("closed", f"the other player left: {exc}", None) from exc
+            except (NetworkError, ConnectionError) as exc:
+                await self._resume(exc)
+            except ProtocolError as exc:
+                await self._abort(exc)
+                kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
+                raise LiveGameError(kind, str(exc), exc.culprit) from exc
+            except TransportError as exc:
+                self._close()
+                raise LiveGameError("transport", str(exc), None) from exc
+
+    async def _rules(self) -> None:
+        m = self.peer.machine
+        assert m.options is not None
+        refusal = await self.answer_rules(m.options, m.soundness) if self.answer_rules else None
+        self._emit(self.peer.answer_rules(refusal))
+
+    async def _our_move(self) -> None:
+        view = self.peer.view()
+        assert view is not None
+        self.on_status(Status("your-turn", self._latency()))
+        code = await self.decide(view)
+        self._emit(self.peer.play(code))
+
+    async def _their_record(self) -> None:
+        assert self.channel is not None
+        self.on_status(Status("waiting", self._latency()))
+        try:
+            data = await asyncio.wait_for(self.channel.recv(), self.wait_limit)
+        except TimeoutError:
+            exp = self.peer.machine.expected()
+            who = exp.author if exp else 1 - self.peer.seat
+            self._close()
+            raise LiveGameError(
+                "timeout",
+                f"player {who} did not move within {self.wait_limit:.0f} s; the replay shows "
+                f"the game waiting on player {who}",
+                who,
+            ) from None
+        try:
+            record = Record.decode(data)
+        except RecordError:
+            record = None
+        if record is not None and record.author != self.peer.seat:
+            self._keep(record)
+        self._emit(self.peer.receive_data(data))
+
+    async def _flush(self) -> None:
+        for record in self.peer.data_to_send():
+            self._keep(record)
+            assert self.channel is not None
+            await self.channel.send(record.encode())
+
+    def _keep(self, record: Record) -> None:
+        """Record first, act second: a crash loses at most the record being written."""
+        self.records.append(record)
+        if self.writer is not None:
+            self.writer.append(record)
+
+    def _emit(self, events: list[ev.Event]) -> None:
+        for event in events:
+            if isinstance(event, ev.PlayerJoined) and event.seat != self.peer.seat:
+                self._check_identity(event)
+            self.on_event(event)
+
+    def _check_identity(self, event: ev.PlayerJoined) -> None:
+        """The key in the peer's hello must be the one its channel authenticated."""
+        if self.channel is not None and event.public_key != self.channel.peer.public_key:
+            raise RemoteProtocolError(
+                f"player {event.seat} introduced itself with another identity key than the "
+                "one it authenticated with",
+                event.seat,
+            )
+
+    def _latency(self) -> float | None:
+        lat = self.channel.latency if self.channel is not None else None
+        return None if lat is None else lat * 1000.0
+
+    def _close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+
+    async def _abort(self, exc: ProtocolError) -> None:
+        if self.channel is not None:
+            reason = "cheating detected" if isinstance(exc, RemoteProtocolError) else "error"
+            self.channel.close(f"{reason}: {exc}"[:200])
+
+    # ------------------------------------------------------------------ resume
+
+    async def _resume(self, cause: BaseException) -> None:
+        """Reconnect within the grace period and resynchronise the record chains."""
+        self._close()
+        if self.reconnect is None:
+            raise LiveGameError("disconnected", f"the connection was lost: {cause}") from cause
+        self.on_status(Status("reconnecting"))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.grace
+        last: BaseException = cause
+        while loop.time() < deadline:
+            try:
+                channel = await asyncio.wait_for(self.reconnect(), deadline - loop.time())
+            except (TransportError, OSError, TimeoutError) as exc:
+                last = exc
+                await asyncio.sleep(min(0.5, max(0.0, deadline - loop.time())))
+                continue
+            self.channel = channel
+            self.resumes += 1
+            await self._resync()
+            self.on_status(Status("connected", self._latency()))
+            return
+        raise LiveGameError(
+            "disconnected",
+            f"the opponent did not come back within {self.grace:.0f} s ({last}); "
+            "the replay so far is kept",
+        ) from cause
+
+    async def _resync(self) -> None:
+        """Exchange (record count, chain head); resend what the other side lacks."""
+        assert self.channel is not None
+        have = len(self.records)
+        head = self.records[-1].digest if self.records else GENESIS
+        await self.channel.send(msgpack.packb({"t": "resume", "have": have, "head": head}))
+        reply = _resume_message(await self.channel.recv())
+        theirs, their_head = reply["have"], reply["head"]
+        if theirs > have:
+            return  # they will resend; our loop receives the missing records
+        expected_head = self.records[theirs - 1].digest if theirs else GENESIS
+        if expected_head != their_head:
+            raise LiveGameError(
+                "diverged",
+                f"after reconnecting, the other side's record {theirs - 1} differs from ours: "
+                "the two replays disagree (evidence kept)",
+            )
+        for record in self.records[theirs:]:
+            await self.channel.send(record.encode())
+        if theirs < have:
+            return
+
+
+def _resume_message(data: bytes) -> dict[str, Any]:
+    try:
+        obj = msgpack.unpackb(data, raw=False)
+    except Exception:
+        obj = None
+    if (
+        not isinstance(obj, dict)
+        or obj.get("t") != "resume"
+        or not isinstance(obj.get("have"), int)
+        or not isinstance(obj.get("head"), bytes)
+    ):
+        raise LiveGameError("protocol", "after reconnecting the other side did not resynchronise")
+    return obj
+
+
+async def cancel_quietly(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task

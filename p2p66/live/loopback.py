@@ -1,0 +1,123 @@
+"""``p2p66 play`` for real: the bot is a second peer over a loopback TCP connection.
+
+The player hosts on 127.0.0.1 (a fresh port and join code), the bot joins
+with that code through the same SPAKE2 handshake and encrypted channel as a
+remote player would, both run the full protocol with mental poker, and the
+player's replay is written as the game runs and verified at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from p2p66.crypto.config import DEFAULT_SOUNDNESS
+from p2p66.crypto.handkeys import Rng, system_rng
+from p2p66.engine import preset_name
+from p2p66.live.game import LiveGame, LiveGameError
+from p2p66.live.table import NetworkTable, bot_decider
+from p2p66.net import Identity, Listener, generate_words, join
+from p2p66.net.identity import home_dir, load_or_create_identity
+from p2p66.replay.fileio import ReplayWriter
+from p2p66.session.peer import Peer, Signer
+from p2p66.ui.bots import make_table_bot
+from p2p66.ui.launch import PlaySettings, bot_label
+from p2p66.ui.table import Table
+
+
+def signer_of(identity: Identity) -> Signer:
+    return Signer(identity.name, identity.public_key, identity.sign)
+
+
+def seeded_rng(seed: int, stream: int) -> Rng:
+    """Deterministic peer randomness for a given ``--seed`` (tests, reproducible games)."""
+    r = random.Random(seed * 1_000_003 + stream)
+    return r.randbytes
+
+
+def replay_path(options_name: str | None, directory: Path | None = None) -> Path:
+    """Where a new replay goes: ``<p2p66 home>/replays/<date>-<time>-<preset>.p66``."""
+    folder = directory or home_dir() / "replays"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = folder / f"{stamp}-{options_name or 'custom'}"
+    path = base.with_suffix(".p66")
+    n = 1
+    while path.exists():
+        n += 1
+        path = Path(f"{base}-{n}.p66")
+    return path
+
+
+VerifyFn = Callable[[Path], str]
+
+
+def default_verify(path: Path) -> str:
+    """A one-line verdict on a finished replay, by the same verifier as ``p2p66 verify``."""
+    import importlib
+
+    try:
+        verify_path = importlib.import_module("p2p66.replay.verify").verify_path
+    except (ImportError, AttributeError):
+        return f"Replay saved to {path} (not verified: the verifier is not installed)"
+    report = verify_path(path)
+    return f"Replay saved to {path}: {report.summary_line()}"
+
+
+@asynccontextmanager
+async def loopback_table(
+    settings: PlaySettings,
+    *,
+    soundness: int = DEFAULT_SOUNDNESS,
+    replay_dir: Path | None = None,
+    deterministic: bool = False,
+    verify: VerifyFn | None = default_verify,
+) -> AsyncIterator[Table]:
+    """A match against ``settings.bot`` as a real peer over loopback TCP."""
+    me = load_or_create_identity()
+    me = Identity(settings.name, me.private_key) if settings.name else me
+    bot_name = bot_label(settings.bot)
+    bot_id = Identity.generate(bot_name[:32])
+    host_rng: Rng = seeded_rng(settings.seed, 0) if deterministic else system_rng
+    bot_rng: Rng = seeded_rng(settings.seed, 1) if deterministic else system_rng
+    host_peer = Peer(0, signer_of(me), options=settings.options, soundness=soundness, rng=host_rng)
+    bot_peer = Peer(1, signer_of(bot_id), rng=bot_rng)
+    path = replay_path(preset_name(settings.options), replay_dir)
+    writer = ReplayWriter(path)
+    table = NetworkTable(host_peer, (me.name, bot_name), path)
+    table.verify = verify
+    listener = await Listener.open(
+        me,
+        words=generate_words(random.Random(settings.seed)),
+        bind="127.0.0.1",
+        port=0,
+        allow_known=False,
+    )
+    code = listener.join_code("127.0.0.1")
+    game = LiveGame(
+        host_peer, table.decide, writer=writer, on_event=table.on_event, on_status=table.on_status
+    )
+    bot = make_table_bot(settings.bot, settings.seed, settings.options)
+    bot_game = LiveGame(bot_peer, bot_decider(bot_peer, bot, settings.bot_delay))
+
+    async def bot_side() -> None:
+        channel = await join(code, bot_id)
+        with contextlib.suppress(LiveGameError):
+            await bot_game.run(channel)
+
+    bot_task = asyncio.create_task(bot_side())
+    table.task = asyncio.create_task(table.run(game, lambda: listener.accept(timeout=30)))
+    try:
+        yield table
+    finally:
+        for task in (table.task, bot_task):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        bot.close()
+        await listener.aclose()
+        writer.close()

@@ -1,0 +1,166 @@
+"""The UI's ``Table`` for a match over the real peer protocol.
+
+``NetworkTable`` runs a ``LiveGame`` for the human's seat and translates
+session events into the UI's table events; ``submit`` checks a move with
+the peer's own knowledge first, so an illegal entry costs nothing and never
+leaves this machine. ``bot_decider`` turns a built-in bot into a ``Decider``
+for the other end (a bot is a peer like any other).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from p2p66.engine import IllegalMoveError, PlayerView
+from p2p66.engine.cards import CARDS
+from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
+from p2p66.net.channel import SecureChannel
+from p2p66.net.errors import TransportError
+from p2p66.session import events as ev
+from p2p66.session.peer import Peer
+from p2p66.ui.bots import BotContext, TableBot
+from p2p66.ui.table import (
+    ConnectionStatus,
+    HandOver,
+    HandStarted,
+    MatchOver,
+    MovePlayed,
+    Notice,
+    PeerError,
+    TableEvent,
+    ViewChanged,
+)
+
+_STATUS = {
+    "your-turn": "connected",
+    "waiting": "waiting",
+    "reconnecting": "reconnecting",
+    "connected": "connected",
+}
+
+
+def context_of(peer: Peer) -> BotContext:
+    """The public record of the hand in progress, as bots expect it."""
+    m = peer.machine
+    hand = m.hand
+    assert hand is not None and m.match is not None
+    trump_pos = hand.public.layout.trump
+    first = hand.public.card_at(trump_pos)
+    moves = tuple(zip(hand.authors, hand.public.moves, strict=True))
+    return BotContext(
+        moves, CARDS[first if first is not None else 0], hand.number, m.match.game_points
+    )
+
+
+def bot_decider(peer: Peer, bot: TableBot, delay: float = 0.0) -> Decider:
+    """A ``Decider`` that asks ``bot`` (in a worker thread, so the UI stays live)."""
+
+    async def decide(view: PlayerView) -> int:
+        if delay:
+            await asyncio.sleep(delay)
+        return await asyncio.to_thread(bot.choose, view, context_of(peer))
+
+    return decide
+
+
+class NetworkTable:
+    """One human seat at a live match; see the module docstring."""
+
+    def __init__(self, peer: Peer, names: tuple[str, str], replay_path: Path | None) -> None:
+        self.peer = peer
+        self._names = names
+        self.replay_path = replay_path
+        self._events: asyncio.Queue[TableEvent] = asyncio.Queue()
+        self._pending: asyncio.Future[int] | None = None
+        self._over = False
+        self.game: LiveGame | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.verify: Callable[[Path], str] | None = None
+
+    @property
+    def seat(self) -> int:
+        return self.peer.seat
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self._names
+
+    # --------------------------------------------------------------- Table
+
+    async def next_event(self) -> TableEvent:
+        return await self._events.get()
+
+    async def submit(self, move_code: int) -> None:
+        if self._pending is None or self._pending.done():
+            raise IllegalMoveError(str(move_code), "it is not your turn")
+        hand = self.peer.machine.hand
+        assert hand is not None
+        hand.state.check_legal(move_code)
+        self._pending.set_result(move_code)
+
+    async def close(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        if self.game is not None and self.game.channel is not None:
+            self.game.channel.close("the player left the table")
+        self._finish(None)
+
+    # --------------------------------------------------------------- wiring
+
+    async def decide(self, view: PlayerView) -> int:
+        loop = asyncio.get_running_loop()
+        self._pending = loop.create_future()
+        self._events.put_nowait(ViewChanged(view))
+        return await self._pending
+
+    def on_status(self, status: Status) -> None:
+        state = _STATUS.get(status.state, "connected")
+        self._events.put_nowait(ConnectionStatus(state, status.latency_ms))  # type: ignore[arg-type]
+
+    def on_event(self, event: ev.Event) -> None:
+        peer = self.peer
+        m = peer.machine
+        if isinstance(event, ev.DealComplete) and m.match is not None:
+            view = peer.view()
+            if view is not None:
+                self._events.put_nowait(HandStarted(event.number, view, m.match.game_points))
+        elif isinstance(event, ev.MoveMade):
+            view = peer.view()
+            if view is not None:
+                self._events.put_nowait(MovePlayed(event.seat, event.code, view))
+        elif isinstance(event, ev.HandEnded):
+            self._events.put_nowait(HandOver(event.result, event.game_points))
+        elif isinstance(event, ev.Resigned):
+            who = "You" if event.seat == self.seat else self._names[event.seat]
+            self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))
+        elif isinstance(event, ev.RulesRefused):
+            self._events.put_nowait(PeerError(f"The rules were refused: {event.reason}"))
+
+    async def run(
+        self, game: LiveGame, open_channel: Callable[[], Awaitable[SecureChannel]]
+    ) -> None:
+        """Drive the game; every ending becomes table events (never an exception)."""
+        self.game = game
+        try:
+            await game.run(await open_channel())
+        except LiveGameError as exc:
+            self._events.put_nowait(PeerError(str(exc)))
+        except (TransportError, OSError) as exc:
+            self._events.put_nowait(PeerError(f"could not connect: {exc}"))
+        except Exception as exc:  # any other failure is still shown, never swallowed
+            self._events.put_nowait(PeerError(f"the match stopped: {type(exc).__name__}: {exc}"))
+        if self.replay_path is not None and self.verify is not None:
+            verdict = await asyncio.to_thread(self.verify, self.replay_path)
+            self._events.put_nowait(Notice(verdict))
+        m = self.peer.machine
+        self._finish(m.match.winner if m.match is not None else None)
+
+    def _finish(self, winner: int | None) -> None:
+        if self._over:
+            return
+        self._over = True
+        m = self.peer.machine
+        points = m.match.game_points if m.match is not None else (0, 0)
+        self._events.put_nowait(MatchOver(winner, points))
