@@ -18,7 +18,7 @@ debtor must send a ``keys`` message first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p66.crypto.audit import audit
@@ -35,7 +35,8 @@ from p2p66.engine.partial import KnowledgeConflict, PartialHand
 from p2p66.engine.state import HandState
 from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
 
-ApplyPayload = Callable[[HandPayload], None]
+ApplyPayload = Callable[[Sequence[HandPayload]], None]
+"""Applies one flight of payloads (all by one author) to the crypto state(s)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +137,7 @@ class HandTable:
 
     def apply_deal(self, author: int, payloads: list[HandPayload], apply: ApplyPayload) -> None:
         """A flight of deck steps (and deal keys) by ``author``."""
-        for payload in payloads:
-            if payload.seat != author:
-                raise RemoteProtocolError(
-                    f"player {author} sent a deal payload in the name of player {payload.seat}",
-                    author,
-                )
-            self._crypto(author, payload, apply)
+        self._crypto(author, payloads, apply)
         if author in self.crypto.key_points:
             for pos, target in enumerate(self.config.deal):
                 if (
@@ -190,19 +185,21 @@ class HandTable:
             raise RemoteProtocolError(
                 f"player {author} revealed its hand seed before the hand was over", author
             )
-        self._crypto(author, payload, apply)
+        self._crypto(author, [payload], apply)
         if len(self.crypto.seeds) == 2:
             self._audit()
 
     # ------------------------------------------------------------------ internals
 
-    def _crypto(self, author: int, payload: HandPayload, apply: ApplyPayload) -> None:
-        if payload.seat != author:
-            raise RemoteProtocolError(
-                f"player {author} sent a card payload in the name of player {payload.seat}", author
-            )
+    def _crypto(self, author: int, payloads: Sequence[HandPayload], apply: ApplyPayload) -> None:
+        for payload in payloads:
+            if payload.seat != author:
+                raise RemoteProtocolError(
+                    f"player {author} sent a card payload in the name of player {payload.seat}",
+                    author,
+                )
         try:
-            apply(payload)
+            apply(payloads)
         except CryptoError as exc:
             raise blame(exc, author) from None
 
@@ -211,7 +208,7 @@ class HandTable:
     ) -> tuple[Reveal, ...]:
         if payload is None:
             return ()
-        self._crypto(author, payload, apply)
+        self._crypto(author, [payload], apply)
         self._sync()
         return payload.reveals
 

@@ -24,7 +24,7 @@ player who is expected to send.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -80,7 +80,7 @@ class LocalSide:
     def begin_hand(self, config: HandConfig) -> None:
         raise NotImplementedError
 
-    def apply_remote(self, payload: HandPayload) -> None:
+    def apply_remote(self, payloads: Sequence[HandPayload]) -> None:
         raise NotImplementedError
 
     def known_cards(self) -> dict[int, int]:
@@ -275,7 +275,7 @@ class Machine:
         self.hands.append(self.hand)
         return [ev.HandStarted(number, dealer)]
 
-    def _apply_for(self, author: int) -> Callable[[HandPayload], None]:
+    def _apply_for(self, author: int) -> Callable[[Sequence[HandPayload]], None]:
         """How a payload reaches the public crypto state, verified exactly once.
 
         Without a local side (the verifier) every proof is checked here. A peer's
@@ -285,16 +285,15 @@ class Machine:
         assert self.hand is not None
         crypto = self.hand.crypto
         local = self.local
-        if local is None:
-            return crypto.apply
-        if author == local.seat:
-            return lambda p: crypto.apply(p, verify=False)
+        verify = local is None
 
-        def remote(p: HandPayload) -> None:
-            local.apply_remote(p)
-            crypto.apply(p, verify=False)
+        def apply(payloads: Sequence[HandPayload]) -> None:
+            if local is not None and author != local.seat:
+                local.apply_remote(payloads)
+            for p in payloads:
+                crypto.apply(p, verify=verify)
 
-        return remote
+        return apply
 
     def _payload(self, author: int, data: dict[str, Any], key: str = "payload") -> Any:
         try:

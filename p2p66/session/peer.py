@@ -13,7 +13,7 @@ the other player's; if the machine refuses one of ours, that is our bug
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p66.crypto.coinflip import coin_commitment
@@ -83,9 +83,9 @@ class Peer(LocalSide):
         self.party = DealParty(config, self.seat, new_seed(self.rng))
         self._replies = []
 
-    def apply_remote(self, payload: HandPayload) -> None:
+    def apply_remote(self, payloads: Sequence[HandPayload]) -> None:
         assert self.party is not None
-        self._replies.extend(self.party.receive(payload))
+        self._replies.extend(self.party.receive(*payloads))
 
     def known_cards(self) -> dict[int, int]:
         return self.party.known_cards() if self.party is not None else {}
