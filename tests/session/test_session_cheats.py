@@ -104,7 +104,7 @@ def test_forged_signature() -> None:
 
 
 def test_replayed_record() -> None:
-    a, b = at_first_move()
+    a, _ = at_first_move()
     old = next(r for r in reversed(a.machine.records) if r.author != a.seat)
     with pytest.raises(CheatingDetected, match="out of order"):
         a.receive_data(old.encode())
@@ -127,9 +127,8 @@ def test_failed_shuffle_proof() -> None:
             proof = bytearray(payloads[0]["proof"])
             proof[10] ^= 0xFF
             payloads[0]["proof"] = bytes(proof)
-            forged = forge(
-                victim.machine, sender.seat, msg.Deal(body.hand, body.data), sender.seat + 1
-            )
+            deal = msg.Deal(body.hand, body.data)
+            forged = forge(victim.machine, sender.seat, deal, sender.seat + 1)
             with pytest.raises(CheatingDetected) as info:
                 deliver(victim, forged)
             assert info.value.culprit == sender.seat
