@@ -93,6 +93,8 @@ class DealParty:
         try:
             self.state.apply(payload, verify=False, known=self._known)
         except CheatingDetected as exc:
+            if exc.party != self.seat:
+                raise  # our message exposed someone else's cheat (e.g. a bad card it opened)
             raise LocalUsageError(f"our own message was refused: {exc}") from exc
 
     def _make_shuffle(self) -> ShuffleStep:

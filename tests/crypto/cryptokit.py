@@ -78,15 +78,20 @@ def forged_shuffle(party: DealParty, honest: ShuffleStep, edit: DeckEdit) -> Shu
     return replace(honest, deck=deck, proof=proof)
 
 
-def forged_rekey(party: DealParty, honest: RekeyStep, edit: DeckEdit) -> RekeyStep:
-    """``honest`` with its deck edited and a proof made with the honest witnesses."""
+def forged_rekey(
+    party: DealParty, honest: RekeyStep, edit: DeckEdit, d_in: tuple[Point, ...] | None = None
+) -> RekeyStep:
+    """``honest`` with its deck edited and a proof made with the honest witnesses.
+
+    ``d_in`` is the deck being re-keyed; by default the party's current deck (the
+    party has not applied ``honest`` yet).
+    """
     deck = tuple(edit(list(honest.deck)))
     if not party.config.soundness:
         return replace(honest, deck=deck)
     ctx = party.config.context(party.seat, honest.seq, RekeyStep.KIND)
-    stmt = RekeyStatement(
-        ctx, party.state.decks[-1], deck, party.state.locks[party.seat], honest.keys
-    )
+    before = party.state.decks[-1] if d_in is None else d_in
+    stmt = RekeyStatement(ctx, before, deck, party.state.locks[party.seat], honest.keys)
     proof = prove_rekey(stmt, party.secrets.ratios(), nonce_key=stmt.nonce_key(party.secrets.base))
     return replace(honest, deck=deck, proof=proof)
 
