@@ -30,3 +30,7 @@ net_cmd.register(app)
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

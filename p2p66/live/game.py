@@ -94,6 +94,7 @@ class LiveGame:
             try:
                 await self._flush()
                 if self.peer.machine.over:
+                    await self._goodbye()
                     return
                 if self.peer.needs_rules_answer:
                     await self._rules()
@@ -179,6 +180,12 @@ class LiveGame:
     def _latency(self) -> float | None:
         lat = self.channel.latency if self.channel is not None else None
         return None if lat is None else lat * 1000.0
+
+    async def _goodbye(self) -> None:
+        """Close the channel politely once the match is over (our last record is sent)."""
+        if self.channel is not None:
+            with contextlib.suppress(TransportError, OSError):
+                await self.channel.aclose("match over")
 
     def _close(self) -> None:
         if self.channel is not None:

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import select
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,52 +72,6 @@ async def main():
 
 asyncio.run(main())
 """
-
-
-def _ip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["ip", *args], capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False
-    )
-
-
-def _checked(*args: str) -> None:
-    result = _ip(*args)
-    if result.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)} failed: {result.stderr.strip()}")
-
-
-@pytest.fixture
-def namespaces() -> Iterator[tuple[str, str]]:
-    """Two fresh namespaces linked by a veth pair, deleted afterwards whatever happens."""
-    if os.geteuid() != 0:
-        pytest.skip("network namespaces need root")
-    if shutil.which("ip") is None:
-        pytest.skip("the 'ip' tool (iproute2) is not installed")
-    token = secrets.token_hex(3)
-    host_ns, joiner_ns = f"p2p66-h-{token}", f"p2p66-j-{token}"
-    created: list[str] = []
-    try:
-        for ns in (host_ns, joiner_ns):
-            result = _ip("netns", "add", ns)
-            if result.returncode != 0:
-                pytest.skip(f"cannot create a network namespace: {result.stderr.strip()}")
-            created.append(ns)
-        host_if, joiner_if = f"p6{token}h", f"p6{token}j"
-        _checked(
-            "link", "add", host_if, "netns", host_ns, "type", "veth",
-            "peer", "name", joiner_if, "netns", joiner_ns,
-        )  # fmt: skip
-        for ns, interface, address in (
-            (host_ns, host_if, HOST_ADDRESS),
-            (joiner_ns, joiner_if, JOINER_ADDRESS),
-        ):
-            _checked("-n", ns, "addr", "add", f"{address}/24", "dev", interface)
-            _checked("-n", ns, "link", "set", interface, "up")
-            _checked("-n", ns, "link", "set", "lo", "up")
-        yield host_ns, joiner_ns
-    finally:
-        for ns in created:
-            _ip("netns", "del", ns)
 
 
 def _spawn(ns: str, script: str, home: Path, *args: str) -> subprocess.Popen[str]:

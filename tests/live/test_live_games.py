@@ -1,0 +1,285 @@
+"""Live matches over real loopback TCP: play, host/join, drops that resume, bad peers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from p2p66.engine import PlayerView, preset
+from p2p66.live.game import LiveGame, LiveGameError
+from p2p66.live.loopback import loopback_table, seeded_rng, signer_of
+from p2p66.live.table import bot_decider
+from p2p66.net import Identity, KnownPeers, Listener, join, join_known
+from p2p66.net.channel import ChannelConfig, SecureChannel
+from p2p66.replay.fileio import read_replay
+from p2p66.replay.records import Record
+from p2p66.session.machine import Machine
+from p2p66.session.peer import Peer
+from p2p66.ui.bots import make_table_bot
+from p2p66.ui.launch import PlaySettings
+from p2p66.ui.table import MatchOver, PeerError, ViewChanged
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = ChannelConfig(heartbeat_interval=0.2, idle_timeout=5.0)
+
+
+def verify_records(records: tuple[Record, ...] | list[Record]) -> Machine:
+    """Run the third-party verifier machine over records (raises on anything wrong)."""
+    machine = Machine()
+    for record in records:
+        machine.receive(record)
+    return machine
+
+
+@pytest.mark.timeout(60)
+def test_play_against_a_bot_over_loopback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path / "home"))
+    settings = PlaySettings(preset("sixty-six").with_options(match_target=3), "random", 7, "ann", 0)
+
+    async def main() -> tuple[list[object], Path]:
+        seen: list[object] = []
+        async with loopback_table(
+            settings, soundness=0, replay_dir=tmp_path / "r", deterministic=True, verify=None
+        ) as table:
+            while True:
+                event = await asyncio.wait_for(table.next_event(), 20)
+                seen.append(event)
+                if isinstance(event, ViewChanged):
+                    await table.submit(event.view.legal[0].code)
+                if isinstance(event, MatchOver):
+                    break
+        return seen, next((tmp_path / "r").glob("*.p66"))
+
+    seen, path = asyncio.run(main())
+    assert not [e for e in seen if isinstance(e, PeerError)]
+    over = seen[-1]
+    assert isinstance(over, MatchOver) and over.winner is not None
+    machine = verify_records(read_replay(path).records)
+    assert machine.match is not None and machine.match.game_points == over.game_points
+
+
+class CuttableProxy:
+    """A TCP relay to the host that a test can cut, like a dropped network link."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.links: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.links += [writer, up_writer]
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                dst.transport.abort()
+
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+
+    def cut(self) -> None:
+        for link in self.links:
+            link.transport.abort()
+        self.links.clear()
+
+    def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+
+async def _hosted_pair(
+    tmp_path: Path, soundness: int, drop_after: int | None
+) -> tuple[LiveGame, LiveGame]:
+    """A host and a joiner LiveGame over TCP (through a relay that may cut the line once)."""
+    options = preset("schnapsen").with_options(match_target=2)
+    alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
+    pins_a = KnownPeers.load(tmp_path / "a")
+    pins_b = KnownPeers.load(tmp_path / "b")
+    listener = await Listener.open(
+        alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0,
+        known_peers=pins_a, config=FAST,
+    )  # fmt: skip
+    proxy = CuttableProxy(listener.port)
+    proxy_port = await proxy.start()
+    code = f"fox-lamp-river@127.0.0.1:{proxy_port}"
+    host = Peer(0, signer_of(alice), options=options, soundness=soundness, rng=seeded_rng(1, 0))
+    guest = Peer(1, signer_of(bob), rng=seeded_rng(1, 1))
+    bots = (make_table_bot("random", 1, options), make_table_bot("random", 2, options))
+    moves = 0
+    host_decide = bot_decider(host, bots[0])
+
+    async def decide_and_maybe_cut(view: PlayerView) -> int:
+        nonlocal moves
+        moves += 1
+        if moves == drop_after:
+            proxy.cut()
+            await asyncio.sleep(0.1)
+        return await host_decide(view)
+
+    async def reaccept() -> SecureChannel:
+        return await listener.accept()
+
+    async def rejoin() -> SecureChannel:
+        return await join_known("127.0.0.1", proxy_port, bob, pins_b, config=FAST)
+
+    host_game = LiveGame(host, decide_and_maybe_cut, reconnect=reaccept, grace=10)
+    guest_game = LiveGame(guest, bot_decider(guest, bots[1]), reconnect=rejoin, grace=10)
+
+    async def run_guest() -> None:
+        await guest_game.run(await join(code, bob, known_peers=pins_b, config=FAST))
+
+    guest_task = asyncio.create_task(run_guest())
+    try:
+        await host_game.run(await listener.accept(timeout=10))
+        await asyncio.wait_for(guest_task, 20)
+    finally:
+        guest_task.cancel()
+        proxy.close()
+        listener.close()
+    return host_game, guest_game
+
+
+@pytest.mark.timeout(60)
+def test_two_peers_over_tcp_end_with_identical_records(tmp_path: Path) -> None:
+    host, guest = asyncio.run(_hosted_pair(tmp_path, soundness=8, drop_after=None))
+    assert host.records == guest.records
+    assert host.peer.machine.over and guest.peer.machine.over
+    verify_records(host.records)
+
+
+@pytest.mark.timeout(60)
+def test_a_dropped_connection_resumes(tmp_path: Path) -> None:
+    host, guest = asyncio.run(_hosted_pair(tmp_path, soundness=0, drop_after=3))
+    assert host.resumes + guest.resumes >= 1
+    assert host.records == guest.records
+    machine = verify_records(host.records)
+    assert machine.match is not None and machine.match.winner is not None
+
+
+async def _victim_and_raw_cheater(tmp_path: Path, payload: bytes) -> LiveGameError:
+    """A host LiveGame facing a joiner that sends ``payload`` instead of its hello."""
+    alice, mallory = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("mal", b"m" * 32)
+    listener = await Listener.open(
+        alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=FAST
+    )
+    code = listener.join_code("127.0.0.1")
+    host = Peer(0, signer_of(alice), options=preset("sixty-six"), soundness=0)
+    from p2p66.replay.fileio import ReplayWriter
+
+    writer = ReplayWriter(tmp_path / "victim.p66", fsync=False)
+
+    async def never(view: PlayerView) -> int:
+        raise AssertionError("no move expected")
+
+    game = LiveGame(host, never, writer=writer)
+
+    async def cheat() -> None:
+        channel = await join(code, mallory, config=FAST)
+        await channel.recv()  # the host's hello
+        await channel.send(payload)
+        await asyncio.sleep(1)
+
+    task = asyncio.create_task(cheat())
+    try:
+        await game.run(await listener.accept(timeout=10))
+    except LiveGameError as exc:
+        return exc
+    finally:
+        await task
+        listener.close()
+        writer.close()
+    raise AssertionError("the cheater was not caught")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("payload", "kind", "text"),
+    [
+        (b"\x00garbage", "protocol", "malformed record"),
+        (msgpack.packb([1, b"x" * 32, 1, b"\xc1", b"s" * 64]), "cheating", "does not chain"),
+    ],
+)
+def test_a_peer_sending_garbage_is_named_and_the_replay_kept(
+    tmp_path: Path, payload: bytes, kind: str, text: str
+) -> None:
+    exc = asyncio.run(_victim_and_raw_cheater(tmp_path, payload))
+    assert exc.kind == kind and text in str(exc) and exc.culprit == 1
+    kept = read_replay(tmp_path / "victim.p66")
+    assert kept.records and kept.records[0].author == 0  # the host's hello survived
+
+
+@pytest.mark.timeout(90)
+def test_host_and_join_commands_play_a_match(tmp_path: Path) -> None:
+    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
+    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
+    cmd = [sys.executable, "-m", "p2p66.cli.app"]
+    host = subprocess.Popen(
+        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
+         "--target", "2", "--soundness", "0", "--name", "hosty",
+         "--replay-dir", str(tmp_path / "hr"), "--wait", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None
+        code = host.stdout.readline().strip()
+        assert "@127.0.0.1:" in code, host.stderr.read() if host.stderr else ""
+        joined = subprocess.run(
+            [*cmd, "join", code, "--bot", "expert", "--name", "joiny",
+             "--replay-dir", str(tmp_path / "jr")],
+            check=False, capture_output=True, text=True, env=env_j, timeout=60,
+        )  # fmt: skip
+        _, host_err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    assert joined.returncode == 0, joined.stderr
+    assert host.returncode == 0, host_err
+    assert "match over" in joined.stderr and "match over" in host_err
+    (h_file,) = (tmp_path / "hr").glob("*.p66")
+    (j_file,) = (tmp_path / "jr").glob("*.p66")
+    assert h_file.read_bytes() == j_file.read_bytes()
+    verify_records(read_replay(h_file).records)
+
+
+@pytest.mark.timeout(60)
+def test_wrong_join_code_fails_cleanly(tmp_path: Path) -> None:
+    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
+    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
+    cmd = [sys.executable, "-m", "p2p66.cli.app"]
+    host = subprocess.Popen(
+        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random", "--wait", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None
+        code = host.stdout.readline().strip()
+        words, address = code.split("@")
+        w = words.split("-")
+        wrong = "-".join([w[1], w[2], w[0]]) + "@" + address
+        joined = subprocess.run(
+            [*cmd, "join", wrong, "--bot", "random"],
+            check=False, capture_output=True, text=True, env=env_j, timeout=30,
+        )  # fmt: skip
+        _, host_err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    assert joined.returncode == 3
+    assert "cannot join" in joined.stderr
+    assert host.returncode == 3 and "nobody joined" in host_err
