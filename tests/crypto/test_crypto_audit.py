@@ -1,0 +1,99 @@
+"""The audit: what a clean hand reports, and that it names the first thing wrong and its author."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+import msgpack
+import pytest
+from cryptokit import FAST, dealt, game_config
+
+from p2p66.crypto import (
+    HandTranscript,
+    InvalidShuffleProof,
+    KeyReveal,
+    MissingSeed,
+    ShuffleStep,
+    WrongKey,
+    audit,
+)
+from p2p66.crypto.group import ORDER, Scalar
+from p2p66.crypto.memory import MemoryTable, play_two_player_hand
+from p2p66.engine.deal import deal_layout
+from p2p66.engine.options import preset
+
+
+@cache
+def finished(soundness: int) -> MemoryTable:
+    table = dealt(game_config(soundness, dealer=1), f"audit{soundness}")
+    play_two_player_hand(table, deal_layout(preset("sixty-six")), 1, lambda s, h: max(h))
+    table.reveal_seeds()
+    return table
+
+
+@pytest.mark.parametrize("soundness", [0, FAST])
+def test_clean_report(soundness: int) -> None:
+    a = finished(soundness).parties[0]
+    report = audit(a.transcript())
+    assert report.session_id == a.config.session_id and report.hand == 0
+    assert report.deal_complete
+    assert report.payloads == len(a.state.payloads)
+    assert report.proofs_checked == (4 if soundness else 0)
+    # the dealer is seat 1: it holds 3-5 and 9-11 plus its draws
+    assert set(report.dealt[1]) >= {3, 4, 5, 9, 10, 11}
+    assert set(report.dealt[0]) >= {0, 1, 2, 6, 7, 8}
+    assert not set(report.dealt[0]) & set(report.dealt[1])
+    assert report.deck == tuple(a.known_cards()[pos] for pos in range(24))
+    played = [e for e in report.events if e.kind == "play"]
+    assert {e.seat for e in played} == {0, 1} and len(played) == 24
+
+
+def test_transcript_survives_the_wire() -> None:
+    transcript = finished(FAST).parties[0].transcript()
+    wire = msgpack.packb(transcript.to_wire(), use_bin_type=True)
+    again = HandTranscript.from_wire(msgpack.unpackb(wire, raw=False))
+    assert audit(again) == audit(transcript)
+
+
+def test_a_seed_never_revealed() -> None:
+    transcript = finished(0).parties[0].transcript()
+    without = HandTranscript(
+        transcript.config,
+        tuple(p for p in transcript.payloads if not (p.KIND == "seed" and p.seat == 1)),
+    )
+    with pytest.raises(MissingSeed) as err:
+        audit(without)
+    assert err.value.party == 1
+
+
+def tamper_key(transcript: HandTranscript, seat: int) -> HandTranscript:
+    """Change the first key ``seat`` revealed during play (as a forged replay file would)."""
+    payloads = list(transcript.payloads)
+    index = next(
+        i for i, p in enumerate(payloads) if isinstance(p, KeyReveal) and p.seat == seat and i > 5
+    )
+    msg = payloads[index]
+    assert isinstance(msg, KeyReveal)
+    first = msg.reveals[0]
+    payloads[index] = replace(msg, reveals=(replace(first, key=Scalar(first.key * 3 % ORDER)),))
+    return HandTranscript(transcript.config, tuple(payloads))
+
+
+@pytest.mark.parametrize("soundness", [0, FAST])
+def test_a_forged_key_in_a_transcript(soundness: int) -> None:
+    transcript = tamper_key(finished(soundness).parties[1].transcript(), 0)
+    with pytest.raises(WrongKey) as err:
+        audit(transcript)
+    assert err.value.party == 0 and "seed" in err.value.what
+
+
+def test_the_first_wrong_thing_is_named() -> None:
+    transcript = tamper_key(finished(FAST).parties[1].transcript(), 0)
+    payloads = list(transcript.payloads)
+    shuffle = payloads[1]
+    assert isinstance(shuffle, ShuffleStep) and shuffle.seat == 0
+    payloads[1] = replace(shuffle, proof=shuffle.proof[:-1] + bytes([shuffle.proof[-1] ^ 1]))
+    with pytest.raises(InvalidShuffleProof) as err:
+        audit(HandTranscript(transcript.config, tuple(payloads)))
+    assert err.value.party == 0
