@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-from conftest import forge, make_pair, shuttle_until
+from sessionkit import forge, make_pair, shuttle_until
 
 from p2p66.engine import preset
 from p2p66.replay.records import Record

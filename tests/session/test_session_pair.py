@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_pair, random_chooser
+from sessionkit import make_pair, random_chooser, shuttle_until
 
 from p2p66.engine import preset
 from p2p66.session import events as ev
@@ -49,8 +49,6 @@ def test_joiner_refuses_rules() -> None:
 
 def test_views_show_own_cards_only() -> None:
     peers = make_pair(preset("sixty-six"))
-    from conftest import shuttle_until
-
     for p in peers:
         p.start()
     shuttle_until(peers, lambda: peers[0].needs_move or peers[1].needs_move)

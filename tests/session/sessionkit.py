@@ -1,11 +1,10 @@
-"""Shared helpers for session tests: deterministic peers and forged records."""
+"""Helpers for session tests: deterministic peers, random choosers and forged records."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p66.engine import PlayerView, RuleOptions
@@ -59,8 +58,3 @@ def shuttle_until(peers: tuple[Peer, Peer], done: Callable[[], bool], limit: int
                 moved = True
         if not moved:
             return
-
-
-@pytest.fixture
-def alice_bob() -> tuple[Signer, Signer]:
-    return signer("alice", 1), signer("bob", 2)
