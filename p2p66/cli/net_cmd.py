@@ -214,6 +214,9 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option("--soundness", min=0, max=128, help="Shuffle proof bits (0: off)."),
         ] = DEFAULT_SOUNDNESS,
+        move_time: Annotated[
+            int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
+        ] = 600,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
         name: Annotated[str | None, typer.Option("--name")] = None,
         plain: Annotated[bool, typer.Option("--plain")] = False,
@@ -226,7 +229,7 @@ def register(app: typer.Typer) -> None:
         options = _options(preset_text, target)
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
-        listen = Listen(port, bind, lan, accept_timeout)
+        listen = Listen(port, bind, lan, accept_timeout, move_time)
         code = asyncio.run(_host(options, soundness, listen, seat, name))
         raise typer.Exit(code)
 
@@ -237,6 +240,12 @@ def register(app: typer.Typer) -> None:
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
         name: Annotated[str | None, typer.Option("--name")] = None,
         yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
+        rematch: Annotated[
+            str | None,
+            typer.Option(
+                "--rematch", help="HOST:PORT of a host you played before: no code needed."
+            ),
+        ] = None,
         plain: Annotated[bool, typer.Option("--plain")] = False,
         ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
@@ -245,7 +254,8 @@ def register(app: typer.Typer) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
-        result = asyncio.run(_join(code, seat, name, accept=yes or bot_spec is not None))
+        accept = yes or bot_spec is not None
+        result = asyncio.run(_join(code, seat, name, accept=accept, rematch=rematch))
         raise typer.Exit(result)
 
 
@@ -259,6 +269,7 @@ class Listen:
     bind: str | None
     lan: bool
     accept_timeout: float
+    move_seconds: int = 600
 
 
 async def _host(
@@ -297,7 +308,13 @@ async def _host(
             _say(f"nobody joined: {exc}")
             return EXIT_NETWORK
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.")
-        peer = Peer(0, signer_of(me), options=options, soundness=soundness)
+        peer = Peer(
+            0,
+            signer_of(me),
+            options=options,
+            soundness=soundness,
+            move_seconds=listen.move_seconds,
+        )
 
         async def reconnect() -> SecureChannel:
             return await listener.accept()
@@ -318,23 +335,52 @@ async def _pick_lan_game() -> str | None:
     return f"{words}@{game.addresses[0]}:{game.port}"
 
 
-async def _join(code_text: str | None, seat: Seat, name: str | None, *, accept: bool) -> int:
-    me = load_or_create_identity(name)
-    peers = KnownPeers.load()
-    if code_text is None:
-        code_text = await _pick_lan_game()
+async def _connect(
+    code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers
+) -> tuple[SecureChannel, Reconnect] | int:
+    """Join with a code (or a LAN pick), or rematch a pinned host without one."""
+    if rematch is not None:
+        host, _, port_text = rematch.rpartition(":")
+        if not host or not port_text.isdigit():
+            _say(f"--rematch wants HOST:PORT, not {rematch!r}")
+            return EXIT_USAGE
+        address, port = host.strip("[]"), int(port_text)
+    else:
         if code_text is None:
-            return EXIT_NETWORK
+            code_text = await _pick_lan_game()
+            if code_text is None:
+                return EXIT_NETWORK
+        try:
+            code = parse_join_code(code_text)
+        except ValueError as exc:
+            _say(f"not a join code: {exc}")
+            return EXIT_USAGE
+        address, port = code.host, code.port
     try:
-        code = parse_join_code(code_text)
-    except ValueError as exc:
-        _say(f"not a join code: {exc}")
-        return EXIT_USAGE
-    try:
-        channel = await join(code, me, known_peers=peers)
+        if rematch is not None:
+            channel = await join_known(address, port, me, peers)
+        else:
+            channel = await join(code, me, known_peers=peers)
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
+    name = channel.peer.name
+
+    async def reconnect() -> SecureChannel:
+        return await join_known(address, port, me, peers, expect_name=name)
+
+    return channel, reconnect
+
+
+async def _join(
+    code_text: str | None, seat: Seat, name: str | None, *, accept: bool, rematch: str | None
+) -> int:
+    me = load_or_create_identity(name)
+    peers = KnownPeers.load()
+    connected = await _connect(code_text, rematch, me, peers)
+    if isinstance(connected, int):
+        return connected
+    channel, reconnect = connected
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).")
 
     async def answer(options: RuleOptions, soundness: int) -> str | None:
@@ -343,9 +389,6 @@ async def _join(code_text: str | None, seat: Seat, name: str | None, *, accept: 
             return None
         ok = await asyncio.to_thread(typer.confirm, "Accept these rules?", default=True)
         return None if ok else "the joiner refused the rules"
-
-    async def reconnect() -> SecureChannel:
-        return await join_known(code.host, code.port, me, peers, expect_name=channel.peer.name)
 
     peer = Peer(1, signer_of(me), rules_policy=None)
     return await _play(peer, channel, seat, reconnect, answer)

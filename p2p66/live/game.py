@@ -38,6 +38,12 @@ EventSink = Callable[[ev.Event], None]
 Reconnect = Callable[[], Awaitable[SecureChannel]]
 
 
+MOVE_MARGIN = 15.0
+"""Seconds of grace over the agreed move time (network and machine delays)."""
+COMPUTE_LIMIT = 120.0
+"""Seconds the other side may take for what needs no decision (shuffles, keys, seeds)."""
+
+
 class LiveGameError(Exception):
     """The match stopped early; ``kind`` says why, ``culprit`` whom to blame (if anyone)."""
 
@@ -130,16 +136,18 @@ class LiveGame:
     async def _their_record(self) -> None:
         assert self.channel is not None
         self.on_status(Status("waiting", self._latency()))
+        limit = self._wait_limit()
         try:
-            data = await asyncio.wait_for(self.channel.recv(), self.wait_limit)
+            data = await asyncio.wait_for(self.channel.recv(), limit)
         except TimeoutError:
             exp = self.peer.machine.expected()
             who = exp.author if exp else 1 - self.peer.seat
+            what = exp.what if exp else "answer"
             self._close()
             raise LiveGameError(
                 "timeout",
-                f"player {who} did not move within {self.wait_limit:.0f} s; the replay shows "
-                f"the game waiting on player {who}",
+                f"player {who} did not {what} within {limit:.0f} s (the per-move time limit); "
+                f"the replay shows the game waiting on player {who}",
                 who,
             ) from None
         try:
@@ -149,6 +157,16 @@ class LiveGame:
         if record is not None and record.author != self.peer.seat:
             self._keep(record)
         self._emit(self.peer.receive_data(data))
+
+    def _wait_limit(self) -> float | None:
+        """How long the other side may take: the agreed move time for a move, else a minute."""
+        if self.wait_limit is not None:
+            return self.wait_limit
+        m = self.peer.machine
+        exp = m.expected()
+        if exp is not None and exp.kinds[0].TYPE in ("move", "accept") and m.move_seconds:
+            return m.move_seconds + MOVE_MARGIN
+        return COMPUTE_LIMIT
 
     async def _flush(self) -> None:
         for record in self.peer.data_to_send():
