@@ -57,7 +57,9 @@ class DealParty:
         after all of it, so every party records the payloads in the same order.
         The session must make sure each ``payload.seat`` is the authenticated
         sender. Raises ``CheatingDetected`` (naming the offender) or
-        ``MalformedMessage``; a payload that raises is not applied.
+        ``MalformedMessage``; a payload that fails its checks is not applied
+        (with proofs off, a bad card found while opening our own hand is
+        raised after the payload that completed its keys was applied).
         """
         for payload in payloads:
             if payload.seat == self.seat:
@@ -240,7 +242,8 @@ class DealParty:
 
     def hand(self) -> dict[int, int]:
         """Our cards not yet played: position -> card id."""
-        return {pos: self._known[pos] for pos in self.state.ledger.held_by(self.seat)}
+        held = self.state.ledger.held_by(self.seat)
+        return {pos: self._known[pos] for pos in held if pos in self._known}
 
     def card_at(self, pos: int) -> int | None:
         return self._known.get(pos)

@@ -14,6 +14,8 @@ from p2p66.crypto import (
     InvalidShuffleProof,
     KeyReveal,
     MissingSeed,
+    NotYourCard,
+    Reveal,
     ShuffleStep,
     WrongKey,
     audit,
@@ -95,5 +97,23 @@ def test_the_first_wrong_thing_is_named() -> None:
     assert isinstance(shuffle, ShuffleStep) and shuffle.seat == 0
     payloads[1] = replace(shuffle, proof=shuffle.proof[:-1] + bytes([shuffle.proof[-1] ^ 1]))
     with pytest.raises(InvalidShuffleProof) as err:
+        audit(HandTranscript(transcript.config, tuple(payloads)))
+    assert err.value.party == 0
+
+
+def test_a_forged_claim_in_a_transcript() -> None:
+    """A replay file with a play of a card never opened to the player fails the audit too."""
+    table = finished(0)
+    transcript = table.parties[0].transcript()
+    payloads = list(transcript.payloads)
+    index = next(
+        i for i, p in enumerate(payloads) if isinstance(p, KeyReveal) and p.seat == 0 and i > 5
+    )
+    lead = payloads[index]
+    assert isinstance(lead, KeyReveal)
+    theirs = 3  # dealt to the dealer, seat 1
+    key = table.parties[0].secrets.keys[theirs]
+    payloads[index] = replace(lead, reveals=(Reveal("play", theirs, key, card=0),))
+    with pytest.raises(NotYourCard) as err:
         audit(HandTranscript(transcript.config, tuple(payloads)))
     assert err.value.party == 0

@@ -303,8 +303,9 @@ def test_playing_a_card_twice_and_naming_another_card() -> None:
         a.receive(claim(b, Reveal("play", other, b.secrets.keys[other], card=wrong)))
 
 
-def test_false_marriage() -> None:
-    table = dealt(game_config(0), "marriage")
+@pytest.mark.parametrize("soundness", MODES)
+def test_false_marriage(soundness: int) -> None:
+    table = dealt(game_config(soundness), "marriage")
     a, b = table.parties
     led, shown = sorted(b.hand())[:2]
     cards = b.hand()
@@ -325,8 +326,9 @@ def test_false_marriage() -> None:
         )
 
 
-def test_false_exchange() -> None:
-    table = dealt(game_config(0), "exchange")
+@pytest.mark.parametrize("soundness", MODES)
+def test_false_exchange(soundness: int) -> None:
+    table = dealt(game_config(soundness), "exchange")
     a, b = table.parties
     trump = a.card_at(12)
     assert trump is not None

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 import pytest
 from cryptokit import MODES, dealt, game_config, make_table, three_party_config
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p66.crypto import DEFAULT_SOUNDNESS, DealParty, LocalUsageError, audit
 from p2p66.crypto.memory import MemoryTable, play_two_player_hand
@@ -38,6 +40,25 @@ def test_two_party_deal_follows_the_layout(soundness: int, game: str, dealer: in
     for party in table.parties:
         assert all(report.deck[pos] == card for pos, card in party.known_cards().items())
     assert report.proofs_checked == (4 if soundness else 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.binary(min_size=32, max_size=32),
+    st.sampled_from(["sixty-six", "schnapsen", "vu"]),
+    st.integers(0, 1),
+)
+def test_any_seeds_deal_a_permutation(s0: bytes, s1: bytes, game: str, dealer: int) -> None:
+    config = game_config(0, game, dealer)
+    table = MemoryTable([DealParty(config, 0, s0), DealParty(config, 1, s1)])
+    table.deal()
+    a, b = table.parties
+    assert not set(a.hand().values()) & set(b.hand().values())
+    report = audit(a.transcript(), {0: s0, 1: s1})
+    assert sorted(report.deck) == sorted(config.deck)
+    for party in table.parties:
+        assert all(report.deck[pos] == card for pos, card in party.known_cards().items())
 
 
 def test_flights_carry_what_the_docstring_says() -> None:
