@@ -172,8 +172,10 @@ def test_a_dropped_connection_resumes(tmp_path: Path) -> None:
     assert machine.match is not None and machine.match.winner is not None
 
 
-async def _victim_and_raw_cheater(tmp_path: Path, payload: bytes) -> LiveGameError:
-    """A host LiveGame facing a joiner that sends ``payload`` instead of its hello."""
+async def _victim_and_raw_cheater(
+    tmp_path: Path, payload: bytes | None, wait_limit: float | None = None
+) -> LiveGameError:
+    """A host LiveGame facing a joiner that sends ``payload`` (or nothing) instead of its hello."""
     alice, mallory = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("mal", b"m" * 32)
     listener = await Listener.open(
         alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=FAST
@@ -187,13 +189,14 @@ async def _victim_and_raw_cheater(tmp_path: Path, payload: bytes) -> LiveGameErr
     async def never(view: PlayerView) -> int:
         raise AssertionError("no move expected")
 
-    game = LiveGame(host, never, writer=writer)
+    game = LiveGame(host, never, writer=writer, wait_limit=wait_limit)
 
     async def cheat() -> None:
         channel = await join(code, mallory, config=FAST)
         await channel.recv()  # the host's hello
-        await channel.send(payload)
-        await asyncio.sleep(1)
+        if payload is not None:
+            await channel.send(payload)
+        await asyncio.sleep(1.5)
 
     task = asyncio.create_task(cheat())
     try:
@@ -222,6 +225,14 @@ def test_a_peer_sending_garbage_is_named_and_the_replay_kept(
     assert exc.kind == kind and text in str(exc) and exc.culprit == 1
     kept = read_replay(tmp_path / "victim.p66")
     assert kept.records and kept.records[0].author == 0  # the host's hello survived
+
+
+@pytest.mark.timeout(30)
+def test_a_silent_peer_times_out_and_is_named(tmp_path: Path) -> None:
+    exc = asyncio.run(_victim_and_raw_cheater(tmp_path, None, wait_limit=0.5))
+    assert exc.kind == "timeout" and exc.culprit == 1
+    assert "waiting on player 1" in str(exc)
+    assert read_replay(tmp_path / "victim.p66").records
 
 
 @pytest.mark.timeout(90)
