@@ -36,6 +36,8 @@ class Position:
     """The seat the keys revealed so far open it to (a private opening)."""
     holder: int | None = None
     """The seat holding this card in hand (once every other key reached it)."""
+    private: int | None = None
+    """The seat it was opened to privately, once it was (kept after plays and exchanges)."""
     card: int | None = None
     """The card id, once it is public."""
     played: bool = False
@@ -67,7 +69,8 @@ class Ledger:
         other = Ledger.__new__(Ledger)
         other.config = self.config
         other.positions = [
-            Position(dict(p.keys), p.to, p.holder, p.card, p.played) for p in self.positions
+            Position(dict(p.keys), p.to, p.holder, p.private, p.card, p.played)
+            for p in self.positions
         ]
         other.face_up = self.face_up
         other.events = list(self.events)
@@ -88,13 +91,12 @@ class Ledger:
 
     def opened_to(self, seat: int) -> list[int]:
         """Positions opened privately to ``seat`` so far (played or not)."""
-        return [j for j, p in enumerate(self.positions) if p.to == seat and p.holder == seat]
+        return [j for j, p in enumerate(self.positions) if p.private == seat]
 
     def deal_complete(self) -> bool:
         """True once every position of the deal plan is opened as planned."""
-        everyone = set(range(self.config.parties))
         for target, p in zip(self.config.deal, self.positions, strict=True):
-            if target >= 0 and (p.to != target or set(p.keys) < everyone - {target}):
+            if target >= 0 and p.private != target:
                 return False
             if target == PUBLIC and p.card is None:
                 return False
@@ -136,6 +138,10 @@ class Ledger:
             raise PositionConflict(
                 seat, f"opened position {j} to player {target}, but it is already {self._where(j)}"
             )
+        if target in p.keys:
+            raise PositionConflict(
+                seat, f"opened position {j} to player {target}, whose own key for it is public"
+            )
         if p.to is not None and p.to != target:
             raise PositionConflict(
                 seat,
@@ -150,7 +156,7 @@ class Ledger:
         p.keys[seat] = reveal.key
         p.to = target
         if len(p.keys) == self.config.parties - 1:
-            p.holder = target
+            p.holder = p.private = target
             self.events.append(Event(seat, "opened-to", j, to=target))
 
     def _public(self, seat: int, reveal: Reveal, open_card: Opener) -> None:

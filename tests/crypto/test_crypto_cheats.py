@@ -35,6 +35,7 @@ from p2p66.crypto import (
     InvalidRekey,
     InvalidShuffleProof,
     KeyReveal,
+    LocalUsageError,
     MadeUpCard,
     MalformedMessage,
     NotYourCard,
@@ -338,19 +339,26 @@ def test_false_exchange(soundness: int) -> None:
     assert err.value.party == 1 and "only 9" in err.value.what
 
 
-def test_opening_a_dealt_card_to_the_wrong_player_or_taking_a_hidden_card() -> None:
+def test_position_conflicts() -> None:
     table = dealt(game_config(0), "conflict")
     a, b = table.parties
-    with pytest.raises(PositionConflict):
-        a.receive(
-            claim(
-                b,
-                Reveal("public", 13, b.secrets.keys[13]),
-                Reveal("to", 13, b.secrets.keys[13], to=0),
-            )
-        )
+    key = b.secrets.keys
+    bad_openings = {
+        "twice": (Reveal("public", 13, key[13]), Reveal("to", 13, key[13], to=0)),
+        "a dealt card to the wrong player": (Reveal("public", 3, key[3]),),
+        "to itself": (Reveal("to", 14, key[14], to=1),),
+        "to a player out of the table": (Reveal("to", 14, key[14], to=7),),
+    }
+    for what, reveals in bad_openings.items():
+        with pytest.raises(PositionConflict) as err:
+            a.receive(claim(b, *reveals))
+        assert err.value.party == 1, what
     with pytest.raises(NotYourCard, match="face-up"):
-        a.receive(claim(b, Reveal("take", 14, b.secrets.keys[14])))
+        a.receive(claim(b, Reveal("take", 14, key[14])))
+    # once b's own key for 15 is public, a cannot open 15 "privately" to b any more
+    table.send(1, b.reveal_public(15))
+    with pytest.raises(LocalUsageError, match="whose own key"):
+        a.send(a.reveal_to(15, 1))
 
 
 # --- seeds and message order ---------------------------------------------------

@@ -168,6 +168,7 @@ def test_exchange_and_take() -> None:
     trump = b.card_at(12)
     table.send(1, b.exchange(nine))
     assert b.hand()[12] == trump and nine not in b.hand()
+    assert nine in a.state.ledger.opened_to(1)  # still recorded as dealt to b
     assert a.state.ledger.face_up == nine
     table.send(0, a.take(nine))
     assert a.hand()[nine] == b.card_at(nine)
