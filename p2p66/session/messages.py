@@ -183,7 +183,8 @@ def decode(data: bytes, author: int | None = None) -> Message:
             f"version {PROTOCOL_VERSION})",
             author,
         )
-    cls = MESSAGE_TYPES.get(obj.get("t"))  # type: ignore[arg-type]
+    kind = obj.get("t")
+    cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise bad(f"unknown message type {obj.get('t')!r}")
     names = [f.name for f in fields(cls)]

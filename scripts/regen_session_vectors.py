@@ -1,0 +1,82 @@
+"""Regenerate protocol/vectors/session_messages.json: exact bytes of session messages.
+
+Usage: python scripts/regen_session_vectors.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2p66.engine import preset
+from p2p66.replay.records import GENESIS, make_record
+from p2p66.session import messages as msg
+
+OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "session_messages.json"
+KEY_SEED = bytes([7]) * 32
+
+
+def examples() -> list[msg.Message]:
+    keys = {"t": "keys", "hand": 1, "seat": 0, "seq": 3, "reveals": []}
+    return [
+        msg.Hello("alice", bytes(range(32)), "p2p66/0.1.0"),
+        msg.Propose(preset("sixty-six").to_dict(), 80, 600),
+        msg.Accept(),
+        msg.Refuse("I only play schnapsen"),
+        msg.CoinCommit(bytes([1]) * 32),
+        msg.CoinReveal(bytes([2]) * 32),
+        msg.Deal(1, {"payloads": [keys]}),
+        msg.Move(1, "marry:QH", {"payload": keys}),
+        msg.Keys(1, {"payload": keys}),
+        msg.Reveal(
+            1, {"payload": {"t": "seed", "hand": 1, "seat": 0, "seq": 9, "seed": b"s" * 32}}
+        ),
+        msg.Resign("tired"),
+    ]
+
+
+def build() -> dict[str, Any]:
+    key = Ed25519PrivateKey.from_private_bytes(KEY_SEED)
+    vectors = []
+    for message in examples():
+        vectors.append({"type": message.TYPE, "hex": msg.encode(message).hex()})
+    body = msg.encode(msg.Accept())
+    record = make_record(0, GENESIS, 1, body, key.sign)
+    return {
+        "description": "p2p66 session messages and one signed record (protocol/SPEC.md 17-18)",
+        "messages": vectors,
+        "record": {
+            "key_seed_hex": KEY_SEED.hex(),
+            "public_key_hex": key.public_key().public_bytes_raw().hex(),
+            "seq": 0,
+            "prev_hex": GENESIS.hex(),
+            "author": 1,
+            "body_hex": body.hex(),
+            "encoded_hex": record.encode().hex(),
+            "sha256_hex": record.digest.hex(),
+        },
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    text = json.dumps(build(), indent=2) + "\n"
+    if args.check:
+        same = OUT.exists() and OUT.read_text() == text
+        print("up to date" if same else f"{OUT} is stale")
+        return 0 if same else 1
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(text)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
