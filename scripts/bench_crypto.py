@@ -33,19 +33,21 @@ class TimedParty(DealParty):
     """A DealParty that adds up the time spent in its own calls."""
 
     busy = 0.0
+    wall = 0.0
 
     def _timed(self, fn: Callable[[], T]) -> T:
-        start = time.process_time()
+        start, start_wall = time.process_time(), time.perf_counter()
         try:
             return fn()
         finally:
             self.busy += time.process_time() - start
+            self.wall += time.perf_counter() - start_wall
 
     def start(self) -> list[HandPayload]:
         return self._timed(super().start)
 
-    def receive(self, payload: HandPayload) -> list[HandPayload]:
-        return self._timed(lambda: super(TimedParty, self).receive(payload))
+    def receive(self, *payloads: HandPayload) -> list[HandPayload]:
+        return self._timed(lambda: super(TimedParty, self).receive(*payloads))
 
     def send(self, *reveals: Reveal) -> KeyReveal:
         return self._timed(lambda: super(TimedParty, self).send(*reveals))
@@ -78,6 +80,7 @@ def one_hand(index: int, soundness: int) -> dict[str, Any]:
     assert report.deal_complete and len(report.deck) == 24
     return {
         "player": max(p.busy for p in parties),
+        "wall": max(p.wall for p in parties),
         "deal": max(deal_time),
         "audit": audit_time,
         "bytes": sum(wire_size(f.payloads) for f in table.flights),
@@ -95,7 +98,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{args.hands} hands of Sixty-Six per row, two players in memory, CPU time, means")
     header = (
-        f"{'soundness':>9} {'ms/player':>9} {'deal ms':>8} {'audit ms':>8} "
+        f"{'soundness':>9} {'ms/player':>9} {'(wall)':>7} {'deal ms':>8} {'audit ms':>8} "
         f"{'KiB/hand':>8} {'deal KiB':>8} {'deal flights':>12} {'draw flights':>12} {'plays':>5}"
     )
     print(header)
@@ -107,13 +110,15 @@ def main() -> None:
             return statistics.fmean(r[key] for r in rows)
 
         print(
-            f"{soundness:>9} {mean('player') * 1e3:>9.1f} {mean('deal') * 1e3:>8.1f} "
+            f"{soundness:>9} {mean('player') * 1e3:>9.1f} {mean('wall') * 1e3:>7.1f} "
+            f"{mean('deal') * 1e3:>8.1f} "
             f"{mean('audit') * 1e3:>8.1f} {mean('bytes') / 1024:>8.1f} "
             f"{mean('deal_bytes') / 1024:>8.1f} "
             f"{mean('deal_flights'):>12.0f} {mean('draw_flights'):>12.1f} {mean('plays'):>5.0f}"
         )
     print(
-        "deal flights: one-way flights for shuffle + deal; draw flights: extra flights when the "
+        "ms/player: CPU time of the busier player (wall clock in brackets, includes other load);\n"
+        "deal flights: one-way flights for shuffle + deal; draw flights: extra flights when the\n"
         "follower wins a trick with the talon open (plays and other draws ride on moves)"
     )
 
