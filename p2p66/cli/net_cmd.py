@@ -92,9 +92,8 @@ async def _play(
     names = ["", ""]
     names[peer.seat] = peer.signer.name
     names[1 - peer.seat] = channel.peer.name
-    path = replay_path(
-        preset_name(peer.proposal[0]) if peer.proposal[0] else "match", seat.replay_dir
-    )
+    proposed = peer.proposal[0]
+    path = replay_path(preset_label(proposed) if proposed else "match", seat.replay_dir)
     writer = ReplayWriter(path)
     try:
         if seat.bot is not None:

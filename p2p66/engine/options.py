@@ -184,3 +184,9 @@ def preset_name(options: RuleOptions) -> str | None:
         if opts == options:
             return name
     return None
+
+
+def preset_label(options: RuleOptions) -> str:
+    """A short name for people and file names: the preset, whatever the match target."""
+    name = preset_name(replace(options, match_target=7))
+    return name if name is not None else "custom"

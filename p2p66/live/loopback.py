@@ -18,7 +18,7 @@ from pathlib import Path
 
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.crypto.handkeys import Rng, system_rng
-from p2p66.engine import preset_name
+from p2p66.engine.options import preset_label
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
@@ -86,7 +86,7 @@ async def loopback_table(
     bot_rng: Rng = seeded_rng(settings.seed, 1) if deterministic else system_rng
     host_peer = Peer(0, signer_of(me), options=settings.options, soundness=soundness, rng=host_rng)
     bot_peer = Peer(1, signer_of(bot_id), rng=bot_rng)
-    path = replay_path(preset_name(settings.options), replay_dir)
+    path = replay_path(preset_label(settings.options), replay_dir)
     writer = ReplayWriter(path)
     table = NetworkTable(host_peer, (me.name, bot_name), path)
     table.verify = verify
