@@ -26,6 +26,7 @@ import typer
 
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
+from p2p66.engine.options import preset_label
 from p2p66.live.game import LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
