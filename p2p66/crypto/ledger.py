@@ -176,14 +176,25 @@ class Ledger:
             p.card = open_card(j)
             self.events.append(Event(seat, "public", j, p.card))
 
+    def check_holds(self, seat: int, pos: int, verb: str = "played") -> None:
+        """Raise NotYourCard unless ``seat`` holds ``pos`` and has not played it yet.
+
+        The rule every play, shown marriage partner and exchange passes; the
+        session layer may also call it to vet a move before the keys arrive.
+        """
+        if not 0 <= pos < self.config.size:
+            raise NotYourCard(seat, f"{verb} position {pos}, outside the deck")
+        p = self.positions[pos]
+        if p.holder != seat:
+            raise NotYourCard(seat, f"{verb} position {pos}, which is {self._where(pos)}")
+        if p.played:
+            raise NotYourCard(seat, f"{verb} position {pos}, which it has already played")
+
     def _held(self, seat: int, reveal: Reveal, open_card: Opener) -> None:
         j = reveal.pos
         p = self.positions[j]
         verb = {"play": "played", "marriage": "showed", "exchange": "exchanged"}[reveal.kind]
-        if p.holder != seat:
-            raise NotYourCard(seat, f"{verb} position {j}, which is {self._where(j)}")
-        if p.played:
-            raise NotYourCard(seat, f"{verb} position {j}, which it has already played")
+        self.check_holds(seat, j, verb)
         p.keys.setdefault(seat, reveal.key)
         if p.card is None:
             p.card = open_card(j)

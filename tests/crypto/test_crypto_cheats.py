@@ -289,6 +289,9 @@ def test_playing_a_card_never_opened_to_the_player(soundness: int) -> None:
         with pytest.raises(NotYourCard) as err:
             a.receive(bogus)
         assert err.value.party == 1
+        with pytest.raises(NotYourCard, match=r"never opened|held by player 0"):
+            a.state.ledger.check_holds(1, pos)
+    a.state.ledger.check_holds(1, min(b.hand()))
 
 
 def test_playing_a_card_twice_and_naming_another_card() -> None:

@@ -151,6 +151,7 @@ def test_invalid_encodings_are_malformed() -> None:
     for s in v["scalars"]:
         with pytest.raises(MalformedMessage):
             decode_scalar(bytes.fromhex(s["hex"]), s["why"])
+    assert len(v["violations"]) == 8  # each is run by test_violations_raise_the_named_error
     for m in v["malformed_payloads"]:
         with pytest.raises(MalformedMessage):
             decode_payload(msgpack.unpackb(bytes.fromhex(m["msgpack"]), raw=False))
