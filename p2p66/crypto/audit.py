@@ -57,16 +57,29 @@ class AuditReport:
     deal_complete: bool
 
 
-def audit(transcript: HandTranscript, seeds: Mapping[int, bytes] | None = None) -> AuditReport:
+def audit(
+    transcript: HandTranscript,
+    seeds: Mapping[int, bytes] | None = None,
+    *,
+    verify_proofs: bool = True,
+) -> AuditReport:
     """Recompute and check the whole hand; return the report or raise the first cheat found.
 
     ``seeds`` adds to (or stands in for) the ``SeedReveal`` payloads of the transcript.
+    ``verify_proofs=False`` is for a player who already checked every proof live: with
+    every seed revealed, each deck is recomputed from its seed anyway, which is stronger.
     """
-    return _Auditor(transcript, seeds).run()
+    return _Auditor(transcript, seeds, verify_proofs).run()
 
 
 class _Auditor:
-    def __init__(self, transcript: HandTranscript, seeds: Mapping[int, bytes] | None) -> None:
+    def __init__(
+        self,
+        transcript: HandTranscript,
+        seeds: Mapping[int, bytes] | None,
+        verify_proofs: bool = True,
+    ) -> None:
+        self.verify_proofs = verify_proofs
         self.config = transcript.config
         self.payloads = transcript.payloads
         self.seeds = {**transcript.seeds(), **(seeds or {})}
@@ -78,7 +91,7 @@ class _Auditor:
         for payload in self.payloads:
             self.state.check_header(payload)
             self._from_seed(payload)
-            self.state.apply(payload)
+            self.state.apply(payload, verify=self.verify_proofs)
         if self.missing:
             raise MissingSeed(
                 self.missing[0], "did not reveal its hand seed, so its steps are unchecked"

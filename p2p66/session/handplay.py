@@ -281,7 +281,7 @@ class HandTable:
     def _audit(self) -> None:
         transcript = HandTranscript(self.config, tuple(self.crypto.payloads))
         try:
-            report = audit(transcript)
+            report = audit(transcript, verify_proofs=self.private is None)
         except CryptoError as exc:
             raise blame(exc, self.authors[-1] if self.authors else 0) from None
         self.deck = report.deck
