@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from p2p66.engine.cards import CARD_CODES, CARD_POINTS, CARDS, KING, QUEEN, SUIT_MASKS, Card
+from p2p66.engine.cards import (
+    CARD_CODES,
+    CARD_POINTS,
+    CARDS,
+    KING,
+    QUEEN,
+    SUIT_MASKS,
+    Card,
+    ids_of,
+)
 from p2p66.engine.deal import check_deck, deal_layout
 from p2p66.engine.errors import IllegalMoveError
 from p2p66.engine.moves import (
@@ -242,7 +251,7 @@ class HandState:
         hand = self.hands[seat]
         if phase == Phase.FOLLOW:
             allowed = hand if self.talon_open else self._strict_allowed(hand)
-            return _bits(allowed)
+            return ids_of(allowed)
         if phase == Phase.LEAD:
             return self._lead_codes(seat, hand)
         if phase == Phase.DRAW:
@@ -288,7 +297,7 @@ class HandState:
         )
 
     def _lead_codes(self, seat: int, hand: int) -> list[int]:
-        codes = _bits(hand)
+        codes = ids_of(hand)
         if self._marriages_allowed(seat):
             king_only = self.options.marriage_lead == "king"
             for suit in range(4):
@@ -525,7 +534,7 @@ class HandState:
     # -------------------------------------------------------------- viewing
 
     def hand_of(self, seat: int) -> list[Card]:
-        return [CARDS[i] for i in _bits(self.hands[seat])]
+        return [CARDS[i] for i in ids_of(self.hands[seat])]
 
     def tricks_history(self) -> list[TrickRecord]:
         return [TrickRecord(a, CARDS[b], CARDS[c], d) for a, b, c, d in self.tricks_log]
@@ -536,18 +545,9 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"HandState(phase={self.phase.name}, to_act={self.to_act}, "
-            f"hands={[CARD_CODES[c] for c in _bits(self.hands[0])]}/"
-            f"{[CARD_CODES[c] for c in _bits(self.hands[1])]}, score={self.score})"
+            f"hands={[CARD_CODES[c] for c in ids_of(self.hands[0])]}/"
+            f"{[CARD_CODES[c] for c in ids_of(self.hands[1])]}, score={self.score})"
         )
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _code_of(move: Move | str | int) -> int:
