@@ -1,0 +1,302 @@
+"""What verifying a replay established, as plain values: for people, JSON and exit codes.
+
+A ``Report`` is the verifier's whole answer: who played (names, keys,
+fingerprints), under which rules, every hand's result, the match result or
+who the game is waiting on, and, for a bad file, the first bad record, what
+is wrong with it and who is to blame. ``to_json`` is the versioned document
+of ``p2p66 verify --json``; ``summary_lines`` is the short human summary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from p2p66.engine import HandResult, Marriage, RuleOptions, preset_name
+from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
+from p2p66.net.identity import fingerprint
+
+REPORT_FORMAT: Final = "p2p66-verify-report"
+REPORT_VERSION: Final = 1
+
+
+class Status(Enum):
+    """The verdict; ``exit_code`` is what ``p2p66 verify`` exits with."""
+
+    VALID = "valid"  # a complete match (won, resigned or rules refused), every record checked
+    UNFINISHED = "unfinished"  # every record checked; the game simply has not ended
+    INVALID = "invalid"  # a record is bad (damaged, forged, illegal): see ``problem``
+    UNREADABLE = "unreadable"  # not a replay at all, or a format this version cannot read
+
+    @property
+    def exit_code(self) -> int:
+        return {"valid": 0, "unfinished": 0, "invalid": 1, "unreadable": 2}[self.value]
+
+
+class Ending(Enum):
+    """How the match stands at the end of the checked records."""
+
+    WON = "won"
+    RESIGNED = "resigned"
+    REFUSED = "refused"  # the joiner refused the proposed rules: no match was played
+    UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat as its hello record introduced it."""
+
+    seat: int
+    name: str
+    public_key: bytes
+    software: str
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One hand as verified. ``audited``: both seeds revealed and every move re-judged."""
+
+    number: int
+    dealer: int
+    trump: int | None  # card id of the face-up trump card, once dealt
+    first_record: int
+    last_record: int
+    moves: int
+    audited: bool
+    result: HandResult | None
+    game_points: tuple[int, int] | None  # the match standing after this hand
+    marriages: tuple[Marriage, ...]
+    exchanges: tuple[int, ...]  # seats that exchanged the trump card
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The first bad record. ``culprit`` is None when no player can be blamed from the file
+    (damage, or editing after signing); ``detected_at`` differs from ``record`` when the
+    fault came to light later (an illegal move shown up by the end-of-hand audit)."""
+
+    record: int
+    detected_at: int
+    kind: str
+    message: str
+    culprit: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Who must send the next record of an unfinished game, and what."""
+
+    seat: int
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The verifier's answer for one file."""
+
+    status: Status
+    records: int
+    format_version: int | None = None
+    players: tuple[Player, ...] = ()
+    options: RuleOptions | None = None
+    soundness: int = 0
+    move_seconds: int = 0
+    session_id: bytes | None = None
+    first_dealer: int | None = None
+    hands: tuple[HandSummary, ...] = ()
+    ending: Ending = Ending.UNFINISHED
+    winner: int | None = None
+    game_points: tuple[int, int] = (0, 0)
+    resigned: int | None = None
+    reason: str = ""  # the resignation or refusal reason
+    waiting: Waiting | None = None
+    problem: Problem | None = None
+    unreadable: str = ""  # why the file is not a readable replay
+
+    @property
+    def exit_code(self) -> int:
+        return self.status.exit_code
+
+    def name(self, seat: int | None) -> str:
+        """A seat's player name (or "seat N" before its hello)."""
+        if seat is None:
+            return "nobody"
+        if seat < len(self.players):
+            return self.players[seat].name
+        return f"seat {seat}"
+
+    def who(self, seat: int | None) -> str:
+        return "nobody" if seat is None else f"{self.name(seat)} (seat {seat})"
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The versioned ``verify --json`` document (without the file name)."""
+        return {
+            "format": REPORT_FORMAT,
+            "version": REPORT_VERSION,
+            "status": self.status.value,
+            "exit_code": self.exit_code,
+            "summary": self.headline(),
+            "records": self.records,
+            "format_version": self.format_version,
+            "players": [player_json(p) for p in self.players],
+            "rules": self.rules_json(),
+            "session_id": self.session_id.hex() if self.session_id is not None else None,
+            "first_dealer": self.first_dealer,
+            "hands": [hand_json(h) for h in self.hands],
+            "match": {
+                "ending": self.ending.value,
+                "winner": self.winner,
+                "game_points": list(self.game_points),
+                "resigned": self.resigned,
+                "reason": self.reason,
+            },
+            "waiting_on": None
+            if self.waiting is None
+            else {"seat": self.waiting.seat, "what": self.waiting.what},
+            "error": None if self.problem is None else self.problem_json(),
+            "unreadable": self.unreadable or None,
+        }
+
+    def rules_json(self) -> dict[str, Any] | None:
+        if self.options is None:
+            return None
+        return {
+            "preset": base_preset(self.options),
+            "options": self.options.to_dict(),
+            "soundness": self.soundness,
+            "move_seconds": self.move_seconds,
+        }
+
+    def problem_json(self) -> dict[str, Any]:
+        p = self.problem
+        assert p is not None
+        return {
+            "record": p.record,
+            "detected_at": p.detected_at,
+            "kind": p.kind,
+            "message": p.message,
+            "culprit": p.culprit,
+            "culprit_name": None if p.culprit is None else self.name(p.culprit),
+            "valid_records": p.record,
+        }
+
+    # ------------------------------------------------------------------ text
+
+    def headline(self) -> str:
+        """One line: the verdict."""
+        if self.status is Status.UNREADABLE:
+            return f"unreadable: {self.unreadable}"
+        if self.status is Status.INVALID:
+            p = self.problem
+            assert p is not None
+            blame = (
+                f"{self.who(p.culprit)} is to blame"
+                if p.culprit is not None
+                else "no player can be blamed from the file"
+            )
+            return f"INVALID at record {p.record} ({p.kind}): {p.message} [{blame}]"
+        if self.status is Status.UNFINISHED:
+            wait = self.waiting
+            tail = f", waiting on {self.who(wait.seat)} to {wait.what}" if wait else ""
+            return f"valid so far, unfinished{tail}"
+        if self.ending is Ending.REFUSED:
+            return f"valid: {self.name(1)} refused the rules ({self.reason}); no match was played"
+        if self.ending is Ending.RESIGNED:
+            return (
+                f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
+                f"{self.name(self.winner)} wins the match"
+            )
+        return (
+            f"valid: {self.name(self.winner)} wins the match "
+            f"{self.game_points[0]}-{self.game_points[1]}"
+        )
+
+    def rules_line(self) -> str:
+        """The rules in a few words: preset, match target, proofs."""
+        if self.options is None:
+            return "rules: not yet proposed"
+        proofs = f"proofs at soundness {self.soundness}" if self.soundness else "proofs off"
+        rules = base_preset(self.options) or "custom rules"
+        return f"rules: {rules}, match to {self.options.match_target}, {proofs}"
+
+    def summary_lines(self) -> list[str]:
+        """The short human summary of ``p2p66 verify``."""
+        lines = [self.headline()]
+        if self.status is Status.UNREADABLE:
+            return lines
+        if len(self.players) == 2:
+            a, b = self.players
+            lines.append(
+                f"players: {a.name} (seat 0, key {a.fingerprint}) vs "
+                f"{b.name} (seat 1, key {b.fingerprint})"
+            )
+        if self.options is not None:
+            lines.append(f"{self.rules_line()} ({self.records} records)")
+        names = (self.name(0), self.name(1))
+        for h in self.hands:
+            lines.append(f"hand {h.number}: {hand_line(h, names)}")
+        if self.problem is not None and self.problem.record > 0:
+            lines.append(f"records 0-{self.problem.record - 1} are valid")
+        return lines
+
+
+def base_preset(options: RuleOptions) -> str | None:
+    """The preset these options are, apart from the match target (bot matches shorten it)."""
+    return preset_name(options.with_options(match_target=7))
+
+
+def hand_line(h: HandSummary, names: tuple[str, str]) -> str:
+    """One hand in one line: its result and the match standing, or how far it got."""
+    dealer = f"dealer {names[h.dealer]}"
+    if h.result is None:
+        return f"{dealer}; unfinished after {h.moves} moves"
+    standing = f"{h.game_points[0]}-{h.game_points[1]}" if h.game_points else "?"
+    return f"{dealer}; {h.result.describe(names)}; match {standing}"
+
+
+def player_json(p: Player) -> dict[str, Any]:
+    return {
+        "seat": p.seat,
+        "name": p.name,
+        "public_key": p.public_key.hex(),
+        "fingerprint": p.fingerprint,
+        "software": p.software,
+    }
+
+
+def result_json(r: HandResult | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "winner": r.winner,
+        "game_points": r.game_points,
+        "how": r.how.value,
+        "card_points": list(r.card_points),
+        "tricks": list(r.tricks),
+        "declarer": r.declarer,
+        "closer": r.closer,
+    }
+
+
+def hand_json(h: HandSummary) -> dict[str, Any]:
+    return {
+        "number": h.number,
+        "dealer": h.dealer,
+        "trump": None if h.trump is None else CARD_CODES[h.trump],
+        "records": [h.first_record, h.last_record],
+        "moves": h.moves,
+        "audited": h.audited,
+        "result": result_json(h.result),
+        "game_points": None if h.game_points is None else list(h.game_points),
+        "marriages": [
+            {"seat": m.seat, "suit": SUIT_NAMES[m.suit], "points": m.points} for m in h.marriages
+        ],
+        "exchanges": list(h.exchanges),
+    }

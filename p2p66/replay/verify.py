@@ -1,0 +1,397 @@
+"""Verify a replay completely, without any secret: the file, the chain, and the whole game.
+
+The verifier is the session ``Machine`` with no local side, exactly the
+judge each peer runs, fed every record in file order: it checks chain and
+signatures, decodes every message, the turn order, every mental-poker step
+and key, every move with the rules engine, and at each hand's end audits the
+hand from the revealed seeds and re-judges every move with the full deck.
+
+This module adds what only a file reader needs: damage to the file itself
+(from ``fileio``), telling tampering apart from cheating (a record that is
+not properly signed, or that does not chain, blames no player: anyone can
+edit a file; only what a player signed is held against them), naming a
+signed equivocation, and pinning a move the audit exposed as illegal on the
+record that carried it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from p2p66.crypto.audit import audit
+from p2p66.crypto.errors import CryptoError
+from p2p66.crypto.transcript import HandTranscript
+from p2p66.engine import EngineError, Match, deal_layout, new_hand
+from p2p66.engine.moves import EXCHANGE
+from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, parse_replay, read_replay
+from p2p66.replay.records import Chain, Record, RecordError
+from p2p66.replay.report import (
+    Ending,
+    HandSummary,
+    Player,
+    Problem,
+    Report,
+    Status,
+    Waiting,
+)
+from p2p66.session import events as ev
+from p2p66.session import messages as msg
+from p2p66.session.errors import LocalProtocolError, ProtocolError
+from p2p66.session.handplay import HandTable
+from p2p66.session.machine import Machine, Stage
+
+UNATTRIBUTABLE = frozenset({"chain", "duplicate-record", "signature", "corrupt", "truncated"})
+"""Problem kinds no player can be blamed for from the file alone."""
+
+_KINDS: tuple[tuple[str, str], ...] = (
+    ("not signed by", "signature"),
+    ("malformed", "malformed"),
+    ("protocol version", "malformed"),
+    ("unreadable move", "malformed"),
+    ("without payloads", "malformed"),
+    ("without keys", "malformed"),
+    ("without its seed", "malformed"),
+    ("non-key payload", "malformed"),
+    ("illegal move", "illegal-move"),
+    ("move was illegal", "illegal-move"),
+    ("out of turn", "out-of-turn"),
+    ("was expected", "unexpected-message"),
+    ("after the match was over", "after-the-end"),
+    ("identity key", "identity"),
+    ("impossible rules", "rules"),
+    ("proof soundness", "rules"),
+    ("coin nonce", "bad-coin-reveal"),
+    ("during hand", "wrong-hand"),
+    ("before the deal was complete", "out-of-turn"),
+    ("before the hand was over", "out-of-turn"),
+    ("in the name of player", "impersonation"),
+    ("withheld", "withheld-key"),
+    ("it owed", "withheld-key"),
+    ("key that shows", "withheld-key"),
+    ("does not call for", "extra-key"),
+    ("has not drawn or been dealt", "extra-key"),
+    ("without being opened", "not-your-card"),
+)
+
+
+def classify(exc: ProtocolError) -> str:
+    """A stable machine-readable kind for a session error (crypto errors carry their own code)."""
+    text = str(exc)
+    if text.endswith("]") and "[" in text:
+        code = text[text.rindex("[") + 1 : -1]
+        if code and all(c.isalnum() or c == "-" for c in code):
+            return code
+    for needle, kind in _KINDS:
+        if needle in text:
+            return kind
+    if isinstance(exc, LocalProtocolError):
+        return "internal"
+    return "protocol"
+
+
+@dataclass
+class HandLog:
+    """Which records belong to one hand, and which of them carried its moves."""
+
+    number: int
+    records: list[int] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Verification:
+    """The report, plus the machine and record map that ``show`` and ``export`` build on."""
+
+    report: Report
+    machine: Machine
+    logs: dict[int, HandLog]
+
+    def table(self, number: int) -> HandTable | None:
+        for table in self.machine.hands:
+            if table.number == number:
+                return table
+        return None
+
+
+def verify_file(path: Path | str) -> Verification:
+    """Verify a replay file; never raises for bad content (an unreadable file is a verdict)."""
+    try:
+        replay = read_replay(path)
+    except ReplayFormatError as exc:
+        return unreadable(str(exc))
+    return verify_replay(replay)
+
+
+def verify_bytes(data: bytes) -> Verification:
+    try:
+        replay = parse_replay(data)
+    except ReplayFormatError as exc:
+        return unreadable(str(exc))
+    return verify_replay(replay)
+
+
+def unreadable(why: str) -> Verification:
+    return Verification(Report(Status.UNREADABLE, 0, unreadable=why), Machine(), {})
+
+
+def verify_replay(replay: ReplayFile) -> Verification:
+    run = _Run()
+    problem = None
+    for index, record in enumerate(replay.records):
+        problem = run.feed(index, record)
+        if problem is not None:
+            break
+    if problem is None and replay.damage is not None:
+        problem = _damage_problem(replay.damage)
+    return Verification(
+        build_report(run.machine, run.logs, len(replay.records), replay.version, problem),
+        run.machine,
+        run.logs,
+    )
+
+
+def verify_records(records: list[Record] | tuple[Record, ...]) -> Verification:
+    """Verify records already in memory (as both peers hold them after a match)."""
+    return verify_replay(ReplayFile(1, tuple(records), None, 0))
+
+
+def _damage_problem(damage: Damage) -> Problem:
+    before = (
+        f"records 0-{damage.index - 1} are valid"
+        if damage.index
+        else "there are no complete records"
+    )
+    if damage.kind == "truncated":
+        text = (
+            f"the file ends in the middle of record {damage.index} at byte {damage.offset} "
+            f"({damage.detail}): a crash or a cut copy; {before}"
+        )
+    else:
+        text = f"record {damage.index} at byte {damage.offset} is damaged: {damage.detail}"
+    return Problem(damage.index, damage.index, damage.kind, text, None)
+
+
+class _Run:
+    """Feeds records to a verifying machine and turns its errors into problems."""
+
+    def __init__(self) -> None:
+        self.machine = Machine()
+        self.chain = Chain()
+        self.accepted: list[Record] = []
+        self.logs: dict[int, HandLog] = {}
+
+    def feed(self, index: int, record: Record) -> Problem | None:
+        problem = self._chain_problem(index, record)
+        if problem is not None:
+            return problem
+        hand = self.machine.hand
+        try:
+            events = self.machine.receive(record)
+        except ProtocolError as exc:
+            return self._problem(index, record, exc, hand)
+        self.chain.advance(record)
+        self.accepted.append(record)
+        if hand is not None:
+            log = self.logs.setdefault(hand.number, HandLog(hand.number))
+            log.records.append(index)
+            if any(isinstance(e, ev.MoveMade) for e in events):
+                log.moves.append(index)
+        return None
+
+    def _chain_problem(self, index: int, record: Record) -> Problem | None:
+        try:
+            self.chain.check_next(record)
+        except RecordError as exc:
+            where = f"record {index} (sequence number {record.seq}, by seat {record.author})"
+            if record.seq < len(self.accepted):
+                earlier = self.accepted[record.seq]
+                if earlier == record:
+                    return Problem(
+                        index,
+                        index,
+                        "duplicate-record",
+                        f"{where} repeats record {record.seq} byte for byte: a copy, "
+                        "not something a player sent",
+                        None,
+                    )
+                key = self.machine.identity_key(record.author)
+                if (
+                    earlier.author == record.author
+                    and key is not None
+                    and record.verify_signature(key)
+                ):
+                    return Problem(
+                        index,
+                        index,
+                        "equivocation",
+                        f"player {record.author} signed two different records with sequence "
+                        f"number {record.seq} (records {record.seq} and {index}): equivocation",
+                        record.author,
+                    )
+            return Problem(
+                index,
+                index,
+                "chain",
+                f"{where}: {exc}; the file was cut, reordered or edited after signing",
+                None,
+            )
+        return None
+
+    def _signing_key(self, record: Record) -> bytes | None:
+        key = self.machine.identity_key(record.author)
+        if key is not None:
+            return key
+        try:
+            body = msg.decode(record.body, record.author)
+        except ProtocolError:
+            return None
+        return body.public_key if isinstance(body, msg.Hello) else None
+
+    def _problem(
+        self, index: int, record: Record, exc: ProtocolError, hand: HandTable | None
+    ) -> Problem:
+        author = record.author
+        key = self._signing_key(record)
+        if key is None:
+            return Problem(
+                index,
+                index,
+                "malformed",
+                f"record {index} names seat {author}, whose identity key is unknown, and is "
+                f"no readable introduction ({exc})",
+                None,
+            )
+        if not record.verify_signature(key):
+            return Problem(
+                index,
+                index,
+                "signature",
+                f"record {index} claims to be by player {author} but is not signed by player "
+                f"{author}'s identity key: forged, or altered after signing",
+                None,
+            )
+        kind = classify(exc)
+        culprit = None if kind in UNATTRIBUTABLE or kind == "internal" else exc.culprit
+        first = index
+        if kind == "illegal-move" and hand is not None and hand.number in self.logs:
+            found = _illegal_move_record(hand, self.logs[hand.number].moves)
+            if found is not None:
+                first = found
+        return Problem(first, index, kind, str(exc), culprit)
+
+
+def _illegal_move_record(hand: HandTable, move_records: list[int]) -> int | None:
+    """The record of the first move the hand's audited deck shows to be illegal."""
+    try:
+        deck = audit(HandTranscript(hand.config, tuple(hand.crypto.payloads))).deck
+        state = new_hand(hand.options, deck, hand.dealer)
+    except (CryptoError, EngineError):
+        return None
+    for i, code in enumerate(hand.public.moves):
+        try:
+            state = state.apply(code)
+        except EngineError:
+            return move_records[i] if i < len(move_records) else None
+    return None
+
+
+# ---------------------------------------------------------------------- the report
+
+
+def build_report(
+    machine: Machine,
+    logs: dict[int, HandLog],
+    records: int,
+    version: int,
+    problem: Problem | None,
+) -> Report:
+    players = _players(machine)
+    stage = machine.stage
+    ending = {
+        Stage.OVER: Ending.WON,
+        Stage.RESIGNED: Ending.RESIGNED,
+        Stage.REFUSED: Ending.REFUSED,
+    }.get(stage, Ending.UNFINISHED)
+    winner: int | None = None
+    if stage == Stage.OVER and machine.match is not None:
+        winner = machine.match.winner
+    elif stage == Stage.RESIGNED and machine.resigned is not None:
+        winner = 1 - machine.resigned
+    if problem is not None:
+        status = Status.INVALID
+    elif machine.over:
+        status = Status.VALID
+    else:
+        status = Status.UNFINISHED
+    expect = machine.expected()
+    waiting = (
+        Waiting(expect.author, expect.what)
+        if expect is not None and status is Status.UNFINISHED
+        else None
+    )
+    return Report(
+        status=status,
+        records=records,
+        format_version=version,
+        players=players,
+        options=machine.options,
+        soundness=machine.soundness,
+        move_seconds=machine.move_seconds,
+        session_id=machine.session_id or None,
+        first_dealer=machine.match.first_dealer if machine.match is not None else None,
+        hands=_hand_summaries(machine, logs),
+        ending=ending,
+        winner=winner,
+        game_points=machine.match.game_points if machine.match is not None else (0, 0),
+        resigned=machine.resigned,
+        reason=machine.resign_reason or machine.refusal,
+        waiting=waiting,
+        problem=problem,
+    )
+
+
+def _players(machine: Machine) -> tuple[Player, ...]:
+    """The players as their accepted hello records introduced them."""
+    out = []
+    for record in machine.records[:2]:
+        body = msg.decode(record.body, record.author)
+        if isinstance(body, msg.Hello):
+            out.append(Player(record.author, body.name, body.public_key, body.software))
+    return tuple(out)
+
+
+def _hand_summaries(machine: Machine, logs: dict[int, HandLog]) -> tuple[HandSummary, ...]:
+    if machine.options is None or machine.match is None:
+        return ()
+    trump_pos = deal_layout(machine.options).trump
+    standing = Match(machine.options, machine.match.first_dealer)
+    out = []
+    for table in machine.hands:
+        log = logs.get(table.number)
+        if log is None or not log.records:
+            continue
+        points = None
+        if table.result is not None:
+            standing = standing.record(table.result)
+            points = standing.game_points
+        out.append(
+            HandSummary(
+                number=table.number,
+                dealer=table.dealer,
+                trump=None if table.dealing else table.public.known[trump_pos],
+                first_record=log.records[0],
+                last_record=log.records[-1],
+                moves=len(table.public.moves),
+                audited=table.deck is not None,
+                result=table.result,
+                game_points=points,
+                marriages=tuple(table.state.marriages),
+                exchanges=tuple(
+                    a
+                    for code, a in zip(table.public.moves, table.authors, strict=True)
+                    if code == EXCHANGE
+                ),
+            )
+        )
+    return tuple(out)
