@@ -1,0 +1,224 @@
+"""External bots: a child process speaking newline-delimited JSON (``protocol/BOT.md``).
+
+``BotProcess`` is the pipe: it starts the command, writes one JSON object
+per line to its stdin, and reads its stdout on a thread so every read can
+time out. ``ExternalBot`` is the ``Bot`` on top: hello/ready, new_game,
+request/action, hand_end, quit. Every way a bot can misbehave becomes a
+``BotFault`` naming the kind (timeout, crash, protocol) and what happened,
+which the runner turns into a forfeit.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from p2p66 import __version__
+from p2p66.bots.api import Action, Bot, BotFault, Turn
+from p2p66.bots.wire import NOTATION_TO_CODE, PROTOCOL, request_json, view_json
+from p2p66.engine.moves import MOVES
+from p2p66.engine.options import RuleOptions, preset_name
+from p2p66.engine.view import PlayerView
+
+MAX_LINE = 1 << 16
+STARTUP_TIMEOUT = 10.0
+UNLIMITED_MOVE_CAP = 60.0  # a bot with no time limit still may not hang the run forever
+_EOF = object()
+
+
+class BotProcess:
+    """One running bot command with line-oriented JSON I/O and timeouts."""
+
+    def __init__(self, command: Sequence[str], stderr: Path | None = None) -> None:
+        self.command = tuple(command)
+        self._stderr_path = stderr
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr_file: IO[bytes] | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._proc is not None
+
+    def start(self) -> None:
+        if self._stderr_path is not None:
+            self._stderr_file = self._stderr_path.open("ab")
+        try:
+            self._proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr_file or subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {exc}") from None
+        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        try:
+            while True:
+                line = proc.stdout.readline(MAX_LINE)
+                if not line:
+                    break
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put(_EOF)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message; a closed pipe means the bot died."""
+        if self._proc is None:
+            self.start()
+        assert self._proc is not None and self._proc.stdin is not None
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        try:
+            self._proc.stdin.write(data)
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise BotFault("crash", f"the bot exited{self._exit_note()}") from None
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        """The next JSON object the bot writes, within ``timeout`` seconds."""
+        try:
+            item = self._lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise BotFault("timeout", f"no answer within {timeout:.3f}s") from None
+        if item is _EOF:
+            raise BotFault("crash", f"the bot closed its output{self._exit_note()}")
+        assert isinstance(item, bytes)
+        if not item.endswith(b"\n") and len(item) >= MAX_LINE:
+            raise BotFault("protocol", f"a line longer than {MAX_LINE} bytes")
+        text = item.decode("utf-8", errors="replace").strip()
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError:
+            raise BotFault("protocol", f"not JSON: {text[:120]!r}") from None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise BotFault("protocol", f"not a message object with a type: {text[:120]!r}")
+        return message
+
+    def _exit_note(self) -> str:
+        if self._proc is None:
+            return ""
+        try:
+            code = self._proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return ""
+        return f" (exit code {code})"
+
+    def stop(self, grace: float = 1.0) -> int | None:
+        """Ask the bot to quit, then make sure it is gone; returns its exit code."""
+        proc = self._proc
+        if proc is None:
+            return None
+        try:
+            if proc.poll() is None:
+                self.send({"type": "quit"})
+        except BotFault:
+            pass
+        try:
+            code = proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait()
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                pipe.close()
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+        return code
+
+    def exited_by_itself(self) -> bool:
+        return self._proc is not None and self._proc.poll() is not None
+
+
+class ExternalBot(Bot):
+    """A bot in another process; one instance plays one game."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        rules: RuleOptions,
+        *,
+        name: str | None = None,
+        margin: float = 0.05,
+        stderr: Path | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        self.process = BotProcess(command, stderr)
+        self.rules = rules
+        self.name = name or " ".join(command)
+        self.margin = margin
+        self.startup_timeout = startup_timeout
+        self.hello: dict[str, Any] | None = None
+        self._in_game = False
+        self._next_id = 1
+
+    def handshake(self) -> dict[str, Any]:
+        """Send hello, wait for ready; returns the ready message (name, author)."""
+        if self.hello is not None:
+            return self.hello
+        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            message = self.process.receive(deadline - time.monotonic())
+            if message["type"] == "ready":
+                self.hello = message
+                return message
+
+    def start_game(self, seat: int, rules: RuleOptions) -> None:
+        """Start the process if needed, shake hands, announce the game (off the clock)."""
+        self.handshake()
+        self.rules = rules
+        self.process.send(
+            {
+                "type": "new_game",
+                "seat": seat,
+                "preset": preset_name(rules),
+                "rules": rules.to_dict(),
+            }
+        )
+        self._in_game = True
+
+    def choose(self, turn: Turn) -> Action:
+        if not self._in_game:
+            self.start_game(turn.seat, turn.view.options)
+        request_id = self._next_id
+        self._next_id += 1
+        self.process.send(request_json(turn, request_id, self.margin))
+        limit = turn.time_limit if turn.time_limit is not None else UNLIMITED_MOVE_CAP
+        deadline = time.monotonic() + limit + self.margin
+        while True:
+            message = self.process.receive(deadline - time.monotonic())
+            if message["type"] == "action":
+                return parse_action(message, request_id)
+
+    def end_hand(self, view: PlayerView) -> None:
+        if self._in_game:
+            self.process.send({"type": "hand_end", "view": view_json(view)})
+
+    def close(self) -> None:
+        self.process.stop()
+
+
+def parse_action(message: dict[str, Any], request_id: int) -> Action:
+    """Check an ``action`` message against the request it answers."""
+    if message.get("id") != request_id:
+        raise BotFault(
+            "protocol", f"action answers request {message.get('id')!r}, expected {request_id}"
+        )
+    text = message.get("move")
+    if not isinstance(text, str) or text not in NOTATION_TO_CODE:
+        raise BotFault("protocol", f"move {text!r} is not in RULES.md notation (e.g. 'play:TH')")
+    info = message.get("info", {})
+    if not isinstance(info, dict):
+        raise BotFault("protocol", f"info must be an object, not {info!r}")
+    clean = {str(k): v for k, v in info.items() if isinstance(v, str | int | float | bool)}
+    return Action(MOVES[NOTATION_TO_CODE[text]], clean)

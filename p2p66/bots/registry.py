@@ -1,0 +1,165 @@
+"""Bot names: built-in bots, ``vu:`` bots of the ``schnapsen`` package, external commands.
+
+A bot spec is the text a user types: ``random``, ``strong:ms=50`` (a
+built-in name with ``key=value`` options after a colon), ``vu:rdeep:16:4``
+(a bot of the optional ``schnapsen`` package), or anything else, which is a
+command line that starts an external bot speaking ``protocol/BOT.md``.
+Specs are parsed once into a picklable ``BotSpec`` so worker processes can
+build their own bots.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from p2p66.bots.api import Bot, BotError
+from p2p66.engine.options import RuleOptions
+
+BotFactory = Callable[[int, Mapping[str, str], RuleOptions], Bot]
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinBot:
+    """A registered bot: its name, a one-line description, its options, and its factory."""
+
+    name: str
+    summary: str
+    options: Mapping[str, str]
+    factory: BotFactory
+
+
+def _random(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
+    from p2p66.bots.random_bot import RandomBot
+
+    _no_options("random", opts, ())
+    return RandomBot(seed)
+
+
+def _greedy(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
+    from p2p66.bots.greedy import GreedyBot
+
+    _no_options("greedy", opts, ())
+    return GreedyBot(seed)
+
+
+def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
+    from p2p66.bots.expert import ExpertBot
+
+    _no_options("expert", opts, ())
+    return ExpertBot(seed)
+
+
+def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
+    from p2p66.bots.strong import StrongBot
+
+    _no_options("strong", opts, ("ms", "samples"))
+    ms = _number("strong", opts, "ms", 100.0)
+    samples = int(_number("strong", opts, "samples", 0))
+    return StrongBot(seed, budget=ms / 1000.0, max_samples=samples or None)
+
+
+BUILTINS: dict[str, BuiltinBot] = {
+    b.name: b
+    for b in (
+        BuiltinBot("random", "uniformly random legal moves (seeded)", {}, _random),
+        BuiltinBot("greedy", "grabs points now, never plans, no memory", {}, _greedy),
+        BuiltinBot(
+            "expert",
+            "heuristic with card tracking: marriages, trumps, exchange, closes on a count",
+            {},
+            _expert,
+        ),
+        BuiltinBot(
+            "strong",
+            "determinised search (PIMC) with card inference and an exact endgame solver",
+            {
+                "ms": "thinking time per move in milliseconds (default 100)",
+                "samples": "fixed number of determinisations instead of a time budget",
+            },
+            _strong,
+        ),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A parsed bot spec; ``label`` is what tables and records show."""
+
+    kind: Literal["builtin", "vu", "external"]
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+    command: tuple[str, ...] = ()
+    text: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.text or self.name
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """Parse what the user typed; BotError explains a bad built-in spec."""
+    raw = text.strip()
+    if not raw:
+        raise BotError("empty bot spec: give a built-in name (random, expert, ...) or a command")
+    head, _, rest = raw.partition(":")
+    if head in BUILTINS and " " not in raw:
+        options: list[tuple[str, str]] = []
+        for item in filter(None, rest.split(",")):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise BotError(f"bot option {item!r} in {raw!r} is not key=value")
+            options.append((key.strip(), value.strip()))
+        return BotSpec("builtin", head, tuple(options), text=raw)
+    if head == "vu":
+        if not rest:
+            raise BotError("vu bots are named vu:rand, vu:rdeep[:SAMPLES:DEPTH] or vu:bully")
+        return BotSpec("vu", rest, text=raw)
+    try:
+        command = tuple(shlex.split(raw))
+    except ValueError as exc:
+        raise BotError(f"cannot split the bot command {raw!r}: {exc}") from None
+    return BotSpec("external", command[0], command=command, text=raw)
+
+
+def make_bot(
+    spec: BotSpec,
+    seed: int,
+    rules: RuleOptions,
+    *,
+    margin: float = 0.05,
+) -> Bot:
+    """Build a fresh bot for one game; ``margin`` is the time grace for external bots."""
+    if spec.kind == "builtin":
+        bot = BUILTINS[spec.name].factory(seed, dict(spec.options), rules)
+        bot.name = spec.label
+        return bot
+    if spec.kind == "vu":
+        from p2p66.bots.vu import make_vu_bot
+
+        return make_vu_bot(spec.name, seed, rules)
+    from p2p66.bots.external import ExternalBot
+
+    return ExternalBot(spec.command, rules, name=spec.label, margin=margin)
+
+
+def _no_options(bot: str, opts: Mapping[str, str], allowed: tuple[str, ...]) -> None:
+    for key in opts:
+        if key not in allowed:
+            known = ", ".join(allowed) if allowed else "none"
+            raise BotError(f"bot {bot} has no option {key!r} (options: {known})")
+
+
+def _number(bot: str, opts: Mapping[str, str], key: str, default: float) -> float:
+    if key not in opts:
+        return default
+    try:
+        value = float(opts[key])
+    except ValueError:
+        raise BotError(f"bot {bot}: option {key} must be a number, not {opts[key]!r}") from None
+    if value <= 0:
+        raise BotError(f"bot {bot}: option {key} must be positive, not {opts[key]!r}")
+    return value

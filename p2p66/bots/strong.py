@@ -1,0 +1,97 @@
+"""``strong``: determinised search (PIMC) over the hidden cards, within a time budget.
+
+Each iteration deals the hidden cards at random, consistent with everything
+the seat has seen and inferred (``knowledge.WorldSampler``), then scores
+every candidate move in that perfect-information world: exactly with the
+alpha-beta ``Solver`` when the talon is closed (and for the ``close`` move
+itself), otherwise by a fast policy playout to the end of the hand. The move
+with the best average game-point value over all worlds is played. Once the
+talon is exhausted nothing is hidden any more and the solver plays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from p2p66.bots.api import Action, Bot, Turn
+from p2p66.bots.knowledge import WorldSampler, knowledge_of
+from p2p66.bots.playout import playout
+from p2p66.bots.solver import Solver, terminal_value
+from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
+from p2p66.engine.state import HandState, Phase
+
+SAFETY = 0.8  # share of the budget spent searching; the rest covers overheads
+
+
+class StrongBot(Bot):
+    """PIMC with card inference, policy playouts and an exact endgame solver."""
+
+    name = "strong"
+
+    def __init__(self, seed: int = 0, budget: float = 0.1, max_samples: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.budget = budget
+        self.max_samples = max_samples
+
+    def choose(self, turn: Turn) -> Move | Action:
+        view = turn.view
+        legal = [m.code for m in view.legal]
+        if len(legal) == 1:
+            return MOVES[legal[0]]
+        if DECLARE in legal and view.my_points >= 66:
+            return MOVES[DECLARE]  # game points only shrink while play goes on
+        if view.phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+            return MOVES[DECLARE if view.my_points >= 66 else PASS]
+        if EXCHANGE in legal:
+            return MOVES[EXCHANGE]
+        started = time.perf_counter()
+        budget = self.budget
+        if turn.time_limit is not None:
+            budget = min(budget, turn.time_limit)
+        deadline = started + budget * SAFETY
+        know = knowledge_of(turn)
+        sampler = WorldSampler(turn, know)
+        sign = 1 if view.seat == 0 else -1
+        if know.talon_size == 0:
+            code, value = Solver().best_move(sampler.sample(self._rng))
+            return Action(MOVES[code], {"value": sign * value, "exact": True})
+        candidates = [c for c in legal if c != DECLARE]
+        totals = dict.fromkeys(candidates, 0.0)
+        worlds = 0
+        slowest = 0.0
+        while True:
+            began = time.perf_counter()
+            world = sampler.sample(self._rng)
+            for code, score in evaluate(world, candidates).items():
+                totals[code] += score
+            worlds += 1
+            now = time.perf_counter()
+            slowest = max(slowest, now - began)
+            if self.max_samples is not None:
+                if worlds >= self.max_samples:
+                    break
+            elif now + slowest >= deadline:
+                break
+        best = max(candidates, key=lambda c: sign * totals[c])
+        return Action(
+            MOVES[best], {"value": round(sign * totals[best] / worlds, 3), "worlds": worlds}
+        )
+
+
+def evaluate(world: HandState, candidates: list[int]) -> dict[int, float]:
+    """Value for seat 0 of each candidate move in one perfect-information world."""
+    out: dict[int, float] = {}
+    solver: Solver | None = None
+    for code in candidates:
+        child = world.copy()
+        child.apply_code_unchecked(code)
+        if child.phase == Phase.OVER:
+            out[code] = terminal_value(child)
+        elif child.closed:
+            solver = solver or Solver()
+            out[code] = solver.value(child)
+        else:
+            playout(child)
+            out[code] = terminal_value(child)
+    return out

@@ -1,0 +1,295 @@
+"""``p2p66 match BOT_A BOT_B``: automated matches between bots, with statistics you can trust.
+
+Results stream to ``--out`` as NDJSON, one line per game as it ends; the
+final table gives win rates and Elo with 95% intervals (and the SPRT verdict
+with ``--sprt``). Exit codes: 0 done; 1 a bot forfeited at least one game;
+2 bad input (unknown bot, bad options, a results file from another run).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import sys
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from p2p66.bots.api import BotError
+from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
+from p2p66.engine.errors import RuleOptionError
+from p2p66.engine.options import PRESETS, RuleOptions, preset
+from p2p66.runner.game import Mode, TimeControl
+from p2p66.runner.records import GameResult, ResultsFileError
+from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
+from p2p66.runner.stats import Sprt, Summary
+from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
+
+EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``match`` command to ``app``."""
+    app.command(name="match")(match)
+
+
+def match(
+    bot_a: Annotated[
+        str, typer.Argument(help="A built-in bot (see 'p2p66 bot list') or a command")
+    ],
+    bot_b: Annotated[str, typer.Argument(help="The opponent, named the same way")],
+    *,
+    matches: Annotated[
+        int | None, typer.Option("--matches", help="Number of matches to the target (default 100)")
+    ] = None,
+    hands: Annotated[
+        int | None, typer.Option("--hands", help="Play single hands (deals) instead of matches")
+    ] = None,
+    preset_name: Annotated[
+        str, typer.Option("--preset", help=f"Rules: {', '.join(PRESETS)}")
+    ] = "sixty-six",
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Rule option NAME=VALUE (repeatable)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every deal and every bot")] = 1,
+    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once")] = 1,
+    duplicate: Annotated[
+        bool, typer.Option(help="Play every deal twice with the seats swapped")
+    ] = True,
+    movetime: Annotated[
+        float | None, typer.Option(help="Seconds per move; over it plus --margin forfeits")
+    ] = None,
+    margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.05,
+    out: Annotated[
+        Path | None, typer.Option(help="NDJSON results file, one line per game ('-': stdout)")
+    ] = None,
+    resume: Annotated[bool, typer.Option(help="Continue the run recorded in --out")] = False,
+    sprt: Annotated[
+        tuple[float, float] | None,
+        typer.Option(help="Stop early: SPRT of H0 Elo=ELO0 against H1 Elo=ELO1"),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="SPRT false-positive rate")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT false-negative rate")] = 0.05,
+    replays: Annotated[
+        Path | None, typer.Option(help="Write every game's deals and moves as JSON here")
+    ] = None,
+    transport: Annotated[
+        str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
+    ] = "inproc",
+    progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
+) -> None:
+    """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT."""
+    try:
+        config = _config(
+            bot_a,
+            bot_b,
+            matches=matches,
+            hands=hands,
+            preset_name=preset_name,
+            options=option or [],
+            seed=seed,
+            concurrency=concurrency,
+            duplicate=duplicate,
+            movetime=movetime,
+            margin=margin,
+            sprt=sprt,
+            alpha=alpha,
+            beta=beta,
+            replays=replays,
+            transport=transport,
+        )
+    except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    to_stdout = out is not None and str(out) == "-"
+    report: IO[str] = sys.stderr if to_stdout else sys.stdout
+    previous: list[GameResult] = []
+    handle: IO[str] | None = None
+    try:
+        if to_stdout:
+            handle = sys.stdout
+        elif out is not None:
+            handle, previous = open_results(out, config, resume)
+        elif resume:
+            raise ResultsFileError("--resume needs --out FILE: the results to continue")
+    except (ResultsFileError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    bar = Progress(config, sys.stderr) if progress else None
+    if previous and bar is not None:
+        typer.echo(f"resuming: {len(previous)} of {config.games} games already played", err=True)
+    try:
+        outcome = run(config, out=handle, previous=previous, listener=bar)
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished games are in the results file", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if bar is not None:
+            bar.done()
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
+    print_table(config, outcome, report)
+    summary = outcome.summary(config)
+    raise typer.Exit(EXIT_FORFEITS if sum(summary.forfeits) else EXIT_OK)
+
+
+def _config(
+    bot_a: str,
+    bot_b: str,
+    *,
+    matches: int | None,
+    hands: int | None,
+    preset_name: str,
+    options: list[str],
+    seed: int,
+    concurrency: int,
+    duplicate: bool,
+    movetime: float | None,
+    margin: float,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    replays: Path | None,
+    transport: str,
+) -> RunConfig:
+    if matches is not None and hands is not None:
+        raise ValueError("give --matches or --hands, not both")
+    mode: Mode = "hands" if hands is not None else "matches"
+    games = hands if hands is not None else (matches if matches is not None else 100)
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    if duplicate and games % 2:
+        games += 1
+    if movetime is not None and movetime <= 0:
+        raise ValueError("--movetime must be positive")
+    rules = _rules(preset_name, options)
+    specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
+    for spec in specs:
+        check_spec(spec, rules)
+    get_transport(transport)
+    return RunConfig(
+        bot_a=specs[0],
+        bot_b=specs[1],
+        options=rules,
+        games=games,
+        seed=seed,
+        mode=mode,
+        duplicate=duplicate,
+        time=TimeControl(movetime, margin),
+        concurrency=concurrency,
+        transport=transport,
+        replay_dir=str(replays) if replays is not None else None,
+        sprt=Sprt(sprt[0], sprt[1], alpha, beta) if sprt is not None else None,
+    )
+
+
+def _rules(preset_name: str, options: list[str]) -> RuleOptions:
+    base = preset(preset_name)
+    values: dict[str, str] = {}
+    for item in options:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
+        values[key.strip()] = value.strip()
+    return RuleOptions.from_mapping(values, base=base) if values else base
+
+
+def check_spec(spec: BotSpec, rules: RuleOptions) -> None:
+    """Fail early on a bot that cannot be built (bad options, missing command, wrong rules)."""
+    if spec.kind == "external":
+        if shutil.which(spec.command[0]) is None:
+            raise BotError(
+                f"{spec.command[0]!r} is neither a built-in bot (see 'p2p66 bot list') "
+                "nor a command on PATH"
+            )
+        return
+    make_bot(spec, 0, rules).close()
+
+
+class Progress:
+    """One status line on stderr, rewritten after every game."""
+
+    def __init__(self, config: RunConfig, stream: IO[str]) -> None:
+        self.config = config
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, result: GameResult, summary: Summary) -> None:
+        total = self.config.games
+        width = 24
+        filled = min(width, width * summary.games // max(1, total))
+        est = summary.estimate
+        line = (
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {summary.games}/{total} "
+            f"{self.config.bot_a.label}: {100 * est.score:.1f}% Elo {_elo(est.elo)}"
+            f" ±{_num(est.elo_error)}"
+        )
+        if summary.llr is not None:
+            line += f" LLR {summary.llr:+.2f}"
+        self.stream.write(line + "   ")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def _num(value: float) -> str:
+    return "inf" if math.isinf(value) or math.isnan(value) else f"{value:.0f}"
+
+
+def print_table(config: RunConfig, outcome: RunOutcome, stream: IO[str]) -> None:
+    """The final table: games, results, win rate and Elo with 95% intervals, SPRT."""
+    s = outcome.summary(config)
+    est = s.estimate
+    unit = "hands" if config.mode == "hands" else "matches"
+    name_w = max(len(config.bot_a.label), len(config.bot_b.label), 4)
+    rate, low, high = s.win_rate
+    lines = [
+        f"{config.bot_a.label} vs {config.bot_b.label}: {s.games} {unit}, "
+        f"seed {config.seed}, {'duplicate deals' if config.duplicate else 'independent deals'}",
+        f"{'Bot':<{name_w}}  {'Wins':>5}  {'Losses':>6}  {'Draws':>5}  {'Points':>6}  "
+        f"{'Win rate (95%)':<22}",
+        f"{config.bot_a.label:<{name_w}}  {s.wins:>5}  {s.losses:>6}  {s.draws:>5}  "
+        f"{s.points[0]:>6}  {100 * rate:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]",
+        f"{config.bot_b.label:<{name_w}}  {s.losses:>5}  {s.wins:>6}  {s.draws:>5}  "
+        f"{s.points[1]:>6}  {100 * (s.losses / max(1, s.games)):5.1f}%",
+        f"Score of {config.bot_a.label}: {100 * est.score:.1f}% "
+        f"[{100 * est.score_low:.1f}, {100 * est.score_high:.1f}]  "
+        f"Elo {_elo(est.elo)} [{_elo(est.elo_low)}, {_elo(est.elo_high)}]  "
+        f"LOS {100 * s.los:.1f}%",
+    ]
+    if config.sprt is not None and s.llr is not None:
+        verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}
+        lines.append(
+            f"SPRT elo0={config.sprt.elo0:g} elo1={config.sprt.elo1:g} "
+            f"alpha={config.sprt.alpha:g} beta={config.sprt.beta:g}: LLR {s.llr:+.2f} "
+            f"[{config.sprt.lower:.2f}, {config.sprt.upper:.2f}] {verdict[s.sprt or 'continue']}"
+        )
+    if sum(s.forfeits):
+        lines.append(
+            f"Forfeits: {config.bot_a.label} {s.forfeits[0]}, {config.bot_b.label} {s.forfeits[1]}"
+        )
+        for r in outcome.results:
+            if r.forfeit is not None:
+                who = config.bot_a.label if r.forfeit.side == "a" else config.bot_b.label
+                lines.append(f"  game {r.game}: {who} {r.forfeit.kind}: {r.forfeit.detail}")
+    if outcome.results:
+        longest = [max(r.max_move[i] for r in outcome.results) for i in (0, 1)]
+        moves = sum(r.moves for r in outcome.results)
+        lines.append(
+            f"Longest move: {config.bot_a.label} {1000 * longest[0]:.0f} ms, "
+            f"{config.bot_b.label} {1000 * longest[1]:.0f} ms; {moves} moves"
+        )
+    if outcome.stopped_early:
+        lines.append(f"Stopped early: {outcome.stopped_early}")
+    stream.write("\n".join(lines) + "\n")

@@ -1,0 +1,202 @@
+"""``p2p66 bot check``: play a few hands against an external bot and list every protocol fault.
+
+Unlike a match, a check does not stop at the first fault: it records it,
+plays a random legal move in the bot's place, restarts the bot if the
+conversation cannot go on (a timeout, a crash, garbage), and keeps going,
+so one run shows everything that is wrong. It also checks the handshake,
+that an unknown message type is ignored, and that ``quit`` ends the process.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p66.bots.api import BotFault, PublicMove, Turn
+from p2p66.bots.external import BotProcess, ExternalBot
+from p2p66.bots.random_bot import RandomBot
+from p2p66.engine.cards import CARDS
+from p2p66.engine.deal import deal_layout
+from p2p66.engine.moves import MOVE_NOTATION, MOVES
+from p2p66.engine.options import PRESETS, RuleOptions
+from p2p66.engine.state import new_hand
+from p2p66.engine.view import view_of
+from p2p66.runner.deals import deal_deck
+
+CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckFault:
+    """One thing the bot did wrong: its kind, where it happened, and what exactly."""
+
+    kind: str
+    where: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.where}): {self.detail}"
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """Everything a check found; ``ok`` when there is no fault."""
+
+    command: tuple[str, ...]
+    name: str | None = None
+    author: str | None = None
+    hands: int = 0
+    moves: int = 0
+    slowest: float = 0.0
+    faults: list[CheckFault] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+
+Say = Callable[[str], None]
+
+
+def check_bot(
+    command: Sequence[str],
+    *,
+    hands_per_preset: int = 2,
+    presets: Sequence[str] = CHECK_PRESETS,
+    movetime: float = 2.0,
+    margin: float = 0.5,
+    startup_timeout: float = 10.0,
+    seed: int = 1,
+    say: Say | None = None,
+) -> CheckReport:
+    """Run the compliance check of ``command``; ``say`` gets one line per step."""
+    report = CheckReport(tuple(command))
+    note = say or (lambda _text: None)
+    _check_handshake(report, startup_timeout, note)
+    if report.faults:
+        return report  # no point playing with a bot that cannot say hello
+    settings = _Settings(movetime, margin, startup_timeout, seed, random.Random(seed))
+    for name in presets:
+        for hand in range(hands_per_preset):
+            where = f"{name} hand {hand + 1}"
+            _check_hand(report, PRESETS[name], hand, where=where, settings=settings)
+            note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
+    _check_quit(report, startup_timeout, note)
+    return report
+
+
+def _check_handshake(report: CheckReport, startup_timeout: float, note: Say) -> None:
+    bot = ExternalBot(report.command, PRESETS["sixty-six"], startup_timeout=startup_timeout)
+    try:
+        ready = bot.handshake()
+    except BotFault as fault:
+        report.faults.append(CheckFault(fault.kind, "handshake", fault.detail))
+        bot.close()
+        return
+    for key in ("name", "author"):
+        value = ready.get(key)
+        if not isinstance(value, str) or not value.strip():
+            report.faults.append(
+                CheckFault("protocol", "handshake", f"ready has no {key} (a non-empty string)")
+            )
+    report.name = ready.get("name") if isinstance(ready.get("name"), str) else None
+    report.author = ready.get("author") if isinstance(ready.get("author"), str) else None
+    note(f"handshake: ready from {report.name!r} by {report.author!r}")
+    bot.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    movetime: float
+    margin: float
+    startup_timeout: float
+    seed: int
+    rng: random.Random
+
+
+def _check_hand(
+    report: CheckReport, rules: RuleOptions, hand: int, *, where: str, settings: _Settings
+) -> None:
+    """One hand against ``random``; the bot sits in seat ``hand % 2``."""
+    seat_bot = hand % 2
+    rng = settings.rng
+    bot: ExternalBot | None = ExternalBot(
+        report.command, rules, margin=settings.margin, startup_timeout=settings.startup_timeout
+    )
+    assert bot is not None
+    opponent = RandomBot(rng.getrandbits(32))
+    deck = deal_deck(settings.seed, hand, 0, rules.deck_size)
+    state = new_hand(rules, deck, dealer=hand % 2)
+    first_trump = CARDS[deck[deal_layout(rules).trump]]
+    log: list[PublicMove] = []
+    try:
+        bot.start_game(seat_bot, rules)
+        bot.process.send({"type": "x-unknown-extension", "note": "bots must ignore this"})
+    except BotFault as fault:
+        report.faults.append(CheckFault(fault.kind, f"{where}, start", fault.detail))
+        bot.close()
+        bot = None
+    while not state.is_over:
+        seat = state.to_act
+        turn = Turn(view_of(state, seat), tuple(log), first_trump, 1, (0, 0), settings.movetime)
+        if seat != seat_bot:
+            code = opponent.choose(turn).code
+        else:
+            code, bot = _bot_move(report, bot, turn, at=f"{where}, move {len(log) + 1}", rng=rng)
+        state.apply_code_unchecked(code)
+        log.append(PublicMove(seat, MOVES[code]))
+    report.hands += 1
+    if bot is not None:
+        try:
+            bot.end_hand(view_of(state, seat_bot))
+        except BotFault as fault:
+            report.faults.append(CheckFault(fault.kind, f"{where}, hand_end", fault.detail))
+        bot.close()
+
+
+def _bot_move(
+    report: CheckReport, bot: ExternalBot | None, turn: Turn, *, at: str, rng: random.Random
+) -> tuple[int, ExternalBot | None]:
+    """The bot's move, or a random stand-in after a fault (the bot is dropped if broken)."""
+    legal = [m.code for m in turn.legal]
+    if bot is None:
+        return rng.choice(legal), None
+    started = time.perf_counter()
+    try:
+        move = bot.choose(turn).move
+    except BotFault as fault:
+        report.faults.append(CheckFault(fault.kind, at, fault.detail))
+        bot.close()
+        return rng.choice(legal), None
+    report.moves += 1
+    report.slowest = max(report.slowest, time.perf_counter() - started)
+    if move.code not in legal:
+        shown = ", ".join(MOVE_NOTATION[c] for c in legal)
+        report.faults.append(CheckFault("illegal", at, f"{move} is not legal; legal: {shown}"))
+        return rng.choice(legal), bot
+    return move.code, bot
+
+
+def _check_quit(report: CheckReport, grace: float, note: Say) -> None:
+    process = BotProcess(report.command)
+    try:
+        process.send({"type": "hello", "protocol": "p2p66-bot/1", "engine": "p2p66 check"})
+        deadline = time.monotonic() + grace
+        while process.receive(deadline - time.monotonic())["type"] != "ready":
+            pass
+        process.send({"type": "quit"})
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and not process.exited_by_itself():
+            time.sleep(0.02)
+        if not process.exited_by_itself():
+            report.faults.append(
+                CheckFault("protocol", "quit", "the bot did not exit within 2 s of quit")
+            )
+        else:
+            note("quit: the bot exited")
+    except BotFault as fault:
+        report.faults.append(CheckFault(fault.kind, "quit", fault.detail))
+    finally:
+        process.stop(grace=0.2)

@@ -1,0 +1,253 @@
+"""Run a whole match between two bots: schedule, play (in parallel), record, stop early.
+
+A run is a list of numbered games. Game ``i`` is fully determined by the
+settings and ``i``: with duplicate deals, games 2k and 2k+1 share deal pair
+k and swap the seats; without, every game has its own deals and the seats
+alternate. That is what makes ``--resume`` exact: a resumed run plays the
+missing numbers and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from p2p66.bots.api import Bot
+from p2p66.bots.registry import BotSpec, make_bot
+from p2p66.engine.options import RuleOptions
+from p2p66.runner.deals import bot_seed
+from p2p66.runner.game import GameSpec, Mode, TimeControl
+from p2p66.runner.records import GameResult, ResultsFileError
+from p2p66.runner.stats import Sprt, Summary
+from p2p66.runner.transport import get_transport
+
+RESULTS_FORMAT = "p2p66-match-results/1"
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Everything that decides which games are played and how."""
+
+    bot_a: BotSpec
+    bot_b: BotSpec
+    options: RuleOptions
+    games: int
+    seed: int = 1
+    mode: Mode = "matches"
+    duplicate: bool = True
+    time: TimeControl = field(default_factory=TimeControl)
+    concurrency: int = 1
+    transport: str = "inproc"
+    replay_dir: str | None = None
+    sprt: Sprt | None = None
+
+    def spec(self, game: int) -> GameSpec:
+        """The game with number ``game``."""
+        pair = game // 2 if self.duplicate else game
+        return GameSpec(
+            game=game,
+            pair=pair,
+            a_seat=game % 2,
+            seed=self.seed,
+            options=self.options,
+            mode=self.mode,
+            first_dealer=0,
+            time=self.time,
+            record_replay=self.replay_dir is not None,
+        )
+
+    def identity(self) -> dict[str, Any]:
+        """The settings a resumed run must share with the original (not the game count)."""
+        return {
+            "bot_a": self.bot_a.label,
+            "bot_b": self.bot_b.label,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "mode": self.mode,
+            "duplicate": self.duplicate,
+            "per_move": self.time.per_move,
+            "margin": self.time.margin,
+            "transport": self.transport,
+        }
+
+
+@dataclass(slots=True)
+class RunOutcome:
+    """The games of the run (including resumed ones) and why it stopped."""
+
+    results: list[GameResult] = field(default_factory=list)
+    stopped_early: str | None = None
+
+    def summary(self, config: RunConfig) -> Summary:
+        return Summary.of(self.results, config.duplicate, config.sprt)
+
+
+Listener = Callable[[GameResult, Summary], None]
+
+
+def play_one(config: RunConfig, game: int) -> GameResult:
+    """Build both bots and play game ``game`` (the unit of work of a worker process)."""
+    transport = get_transport(config.transport)
+    spec = config.spec(game)
+    margin = config.time.margin
+    bot_a: Bot | None = None
+    bot_b: Bot | None = None
+    try:
+        seed_a, seed_b = bot_seed(config.seed, game, "a"), bot_seed(config.seed, game, "b")
+        bot_a = make_bot(config.bot_a, seed_a, config.options, margin=margin)
+        bot_b = make_bot(config.bot_b, seed_b, config.options, margin=margin)
+        return transport.play(spec, bot_a, bot_b)
+    finally:
+        for bot in (bot_a, bot_b):
+            if bot is not None:
+                bot.close()
+
+
+def run(
+    config: RunConfig,
+    *,
+    out: IO[str] | None = None,
+    previous: list[GameResult] | None = None,
+    listener: Listener | None = None,
+) -> RunOutcome:
+    """Play every game not in ``previous``, streaming each result to ``out`` as it ends."""
+    get_transport(config.transport)  # fail before starting anything
+    outcome = RunOutcome(results=list(previous or []))
+    done = {r.game for r in outcome.results}
+    todo = [g for g in range(config.games) if g not in done]
+    if _sprt_decided(config, outcome):
+        return outcome
+    for result in _results(config, todo):
+        outcome.results.append(result)
+        if out is not None:
+            out.write(result.to_line() + "\n")
+            out.flush()
+        if config.replay_dir is not None and result.replay is not None:
+            _write_replay(Path(config.replay_dir), result)
+        summary = outcome.summary(config)
+        if listener is not None:
+            listener(result, summary)
+        if _sprt_decided(config, outcome):
+            break
+    return outcome
+
+
+def _sprt_decided(config: RunConfig, outcome: RunOutcome) -> bool:
+    if config.sprt is None or not outcome.results:
+        return False
+    state = outcome.summary(config).sprt
+    if state in ("H0", "H1"):
+        outcome.stopped_early = f"SPRT accepted {state}"
+        return True
+    return False
+
+
+def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
+    """Results in completion order; stops submitting when the consumer stops iterating."""
+    if config.concurrency <= 1 or len(todo) <= 1:
+        for game in todo:
+            yield play_one(config, game)
+        return
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=config.concurrency, mp_context=context)
+    pending: set[Future[GameResult]] = set()
+    queue = iter(todo)
+    try:
+        for game in queue:
+            pending.add(pool.submit(play_one, config, game))
+            if len(pending) >= config.concurrency * 2:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(play_one, config, nxt))
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _write_replay(directory: Path, result: GameResult) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"game-{result.game:06d}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(result.replay, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def start_line(config: RunConfig) -> str:
+    """The first line of a results file: the run's identity and game count."""
+    return json.dumps(
+        {"type": "start", "format": RESULTS_FORMAT, "games": config.games, **config.identity()},
+        separators=(",", ":"),
+    )
+
+
+def open_results(path: Path, config: RunConfig, resume: bool) -> tuple[IO[str], list[GameResult]]:
+    """Open the results file for appending; with ``resume``, also return the games in it.
+
+    A torn last line (the run was killed mid-write) is cut off. A file from a
+    different run (other bots, rules, seed, ...) is refused, naming the field.
+    """
+    if not resume or not path.exists():
+        if path.exists() and path.stat().st_size and not resume:
+            raise ResultsFileError(
+                f"{path} already holds results: pass --resume to continue it, "
+                "or choose another --out file"
+            )
+        handle = path.open("w", encoding="utf-8")
+        handle.write(start_line(config) + "\n")
+        handle.flush()
+        return handle, []
+    previous = read_results(path, config)
+    return path.open("a", encoding="utf-8"), previous
+
+
+def read_results(path: Path, config: RunConfig) -> list[GameResult]:
+    """The games recorded in ``path`` (which must belong to ``config``'s run)."""
+    raw = path.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1
+        with path.open("r+b") as handle:
+            handle.truncate(cut)
+        raw = raw[:cut]
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    if not lines:
+        raise ResultsFileError(f"{path} is empty: nothing to resume")
+    try:
+        head = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise ResultsFileError(f"{path}:1 is not JSON: not a results file") from None
+    if not isinstance(head, dict) or head.get("format") != RESULTS_FORMAT:
+        raise ResultsFileError(f"{path}:1 is not a p2p66 match results header")
+    for key, value in config.identity().items():
+        if head.get(key) != value:
+            raise ResultsFileError(
+                f"{path} belongs to another run: its {key} is {head.get(key)!r}, "
+                f"this run's is {value!r}"
+            )
+    results: dict[int, GameResult] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            raise ResultsFileError(f"{path}:{number} is not JSON") from None
+        if isinstance(data, dict) and data.get("type") != "game":
+            continue  # other record types are for people and other tools
+        try:
+            result = GameResult.from_json(data)
+        except ResultsFileError as exc:
+            raise ResultsFileError(f"{path}:{number}: {exc}") from None
+        results[result.game] = result
+    return [results[g] for g in sorted(results)]

@@ -1,0 +1,197 @@
+"""Match statistics: score, Elo with a 95% interval, likelihood of superiority, SPRT.
+
+Samples are per game, or per deal pair when duplicate deals are on (the two
+games of a pair share their cards, so their scores are correlated and must
+be averaged before the variance is taken: the pentanomial model). Elo is the
+logistic model, ``elo = -400 log10(1/score - 1)``. The SPRT is the
+generalised SPRT of Van den Bergh (fishtest, fastchess): the log-likelihood
+ratio of the two Elo hypotheses under a normal approximation of the sample
+mean, with the sample variance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Literal
+
+from p2p66.runner.records import GameResult
+
+Z95 = 1.959963984540054
+
+
+def elo_of(score: float) -> float:
+    """Logistic Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_of(elo: float) -> float:
+    """Expected score for a logistic Elo difference."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean score with its 95% interval, and the same in Elo."""
+
+    n: int
+    score: float
+    score_low: float
+    score_high: float
+
+    @property
+    def elo(self) -> float:
+        return elo_of(self.score)
+
+    @property
+    def elo_low(self) -> float:
+        return elo_of(self.score_low)
+
+    @property
+    def elo_high(self) -> float:
+        return elo_of(self.score_high)
+
+    @property
+    def elo_error(self) -> float:
+        """Half-width of the Elo interval (inf when a bound is at 0% or 100%)."""
+        return (self.elo_high - self.elo_low) / 2.0
+
+
+def mean_and_variance(samples: list[float]) -> tuple[float, float]:
+    """Mean and (population) variance of the samples; (0.5, 0) when there are none."""
+    n = len(samples)
+    if n == 0:
+        return 0.5, 0.0
+    mean = sum(samples) / n
+    return mean, sum((x - mean) ** 2 for x in samples) / n
+
+
+def estimate(samples: list[float]) -> Estimate:
+    """Mean score and its 95% normal interval, clipped to [0, 1]."""
+    n = len(samples)
+    mean, var = mean_and_variance(samples)
+    half = Z95 * math.sqrt(var / n) if n else 0.5
+    return Estimate(n, mean, max(0.0, mean - half), min(1.0, mean + half))
+
+
+def wilson(successes: int, n: int) -> tuple[float, float, float]:
+    """Proportion with its 95% Wilson interval (sound near 0% and 100%)."""
+    if n == 0:
+        return 0.0, 0.0, 1.0
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def samples_of(results: Iterable[GameResult], duplicate: bool) -> list[float]:
+    """A's scores, one per game, or one per complete pair (averaged) with duplicate deals."""
+    results = list(results)
+    if not duplicate:
+        return [r.score_a for r in sorted(results, key=lambda r: r.game)]
+    pairs: dict[int, list[float]] = {}
+    for r in results:
+        pairs.setdefault(r.pair, []).append(r.score_a)
+    return [sum(v) / len(v) for _, v in sorted(pairs.items())]
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority of A: P(A is stronger), from decisive games."""
+    if wins + losses == 0:
+        return 0.5
+    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+SprtState = Literal["continue", "H0", "H1"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sprt:
+    """SPRT of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with error rates alpha, beta."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"SPRT needs elo0 < elo1, got {self.elo0} and {self.elo1}")
+        for name, p in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < p < 0.5:
+                raise ValueError(f"SPRT {name} must be between 0 and 0.5, not {p}")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, samples: list[float]) -> float:
+        """Log-likelihood ratio of H1 over H0 given the samples (0 until there is variance)."""
+        n = len(samples)
+        mean, var = mean_and_variance(samples)
+        if n < 2 or var <= 0.0:
+            return 0.0
+        s0, s1 = score_of(self.elo0), score_of(self.elo1)
+        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+    def state(self, samples: list[float]) -> SprtState:
+        value = self.llr(samples)
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return "continue"
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Everything the final table shows, from A's side."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    forfeits: tuple[int, int]
+    points: tuple[int, int]
+    estimate: Estimate
+    win_rate: tuple[float, float, float]
+    los: float
+    llr: float | None
+    sprt: SprtState | None
+
+    @classmethod
+    def of(
+        cls, results: Iterable[GameResult], duplicate: bool, sprt: Sprt | None = None
+    ) -> Summary:
+        results = list(results)
+        wins = sum(1 for r in results if r.winner == "a")
+        losses = sum(1 for r in results if r.winner == "b")
+        draws = len(results) - wins - losses
+        samples = samples_of(results, duplicate)
+        return cls(
+            games=len(results),
+            wins=wins,
+            losses=losses,
+            draws=draws,
+            forfeits=(
+                sum(1 for r in results if r.forfeit and r.forfeit.side == "a"),
+                sum(1 for r in results if r.forfeit and r.forfeit.side == "b"),
+            ),
+            points=(sum(r.points[0] for r in results), sum(r.points[1] for r in results)),
+            estimate=estimate(samples),
+            win_rate=wilson(wins, wins + losses + draws),
+            los=los(wins, losses),
+            llr=sprt.llr(samples) if sprt else None,
+            sprt=sprt.state(samples) if sprt else None,
+        )

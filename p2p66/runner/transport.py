@@ -1,0 +1,72 @@
+"""How a game reaches the bots: in this process, or over the full peer protocol.
+
+The runner only needs ``play(spec, bot_a, bot_b) -> GameResult``. ``inproc``
+referees with the engine directly. ``loopback`` is meant to run each game
+between two peers on 127.0.0.1 with the mental-poker deal and signed moves,
+each peer driven by its bot; it needs ``p2p66.session.play_bots_over_loopback``
+from the session layer, and says so clearly while that does not exist.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Protocol
+
+from p2p66.bots.api import Bot
+from p2p66.runner.game import GameSpec, play_game
+from p2p66.runner.records import GameResult
+
+TRANSPORTS = ("inproc", "loopback")
+
+
+class TransportUnavailable(RuntimeError):
+    """The chosen transport cannot run here (a missing layer, not a bot's fault)."""
+
+
+class GameTransport(Protocol):
+    """Plays one game between two bots and reports the result."""
+
+    name: str
+
+    def play(self, spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult: ...
+
+
+class InprocTransport:
+    """The engine referees in this process: fastest, the default."""
+
+    name = "inproc"
+
+    def play(self, spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
+        return play_game(spec, bot_a, bot_b)
+
+
+class LoopbackTransport:
+    """Both bots play as real peers over 127.0.0.1 through ``p2p66.session``."""
+
+    name = "loopback"
+
+    def __init__(self, play: Callable[[GameSpec, Bot, Bot], GameResult]) -> None:
+        self._play = play
+
+    def play(self, spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
+        return self._play(spec, bot_a, bot_b)
+
+
+def get_transport(name: str) -> GameTransport:
+    """The transport called ``name``; TransportUnavailable when it cannot run yet."""
+    if name == "inproc":
+        return InprocTransport()
+    if name == "loopback":
+        try:
+            session = importlib.import_module("p2p66.session")
+        except ImportError:
+            session = None
+        play = getattr(session, "play_bots_over_loopback", None)
+        if play is None:
+            raise TransportUnavailable(
+                "--transport loopback is not available yet: the peer session layer "
+                "(p2p66.session.play_bots_over_loopback) is not there; use --transport inproc"
+            )
+        return LoopbackTransport(play)
+    raise TransportUnavailable(f"unknown transport {name!r}; transports: {', '.join(TRANSPORTS)}")
