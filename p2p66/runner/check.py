@@ -14,16 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2p66.bots.api import BotFault, PublicMove, Turn
+from p2p66.bots.api import BotFault, Turn
 from p2p66.bots.external import BotProcess, ExternalBot
 from p2p66.bots.random_bot import RandomBot
-from p2p66.engine.cards import CARDS
-from p2p66.engine.deal import deal_layout
-from p2p66.engine.moves import MOVE_NOTATION, MOVES
+from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import PRESETS, RuleOptions
-from p2p66.engine.state import new_hand
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
+from p2p66.runner.table import HandTable
 
 CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
 
@@ -127,10 +125,7 @@ def _check_hand(
     )
     assert bot is not None
     opponent = RandomBot(rng.getrandbits(32))
-    deck = deal_deck(settings.seed, hand, 0, rules.deck_size)
-    state = new_hand(rules, deck, dealer=hand % 2)
-    first_trump = CARDS[deck[deal_layout(rules).trump]]
-    log: list[PublicMove] = []
+    table = HandTable.deal(rules, deal_deck(settings.seed, hand, 0, rules.deck_size), hand % 2)
     try:
         bot.start_game(seat_bot, rules)
         bot.process.send({"type": "x-unknown-extension", "note": "bots must ignore this"})
@@ -138,19 +133,18 @@ def _check_hand(
         report.faults.append(CheckFault(fault.kind, f"{where}, start", fault.detail))
         bot.close()
         bot = None
-    while not state.is_over:
-        seat = state.to_act
-        turn = Turn(view_of(state, seat), tuple(log), first_trump, 1, (0, 0), settings.movetime)
-        if seat != seat_bot:
+    while not table.is_over:
+        turn = table.turn(settings.movetime)
+        if turn.seat != seat_bot:
             code = opponent.choose(turn).code
         else:
-            code, bot = _bot_move(report, bot, turn, at=f"{where}, move {len(log) + 1}", rng=rng)
-        state.apply_code_unchecked(code)
-        log.append(PublicMove(seat, MOVES[code]))
+            at = f"{where}, move {len(table.log) + 1}"
+            code, bot = _bot_move(report, bot, turn, at=at, rng=rng)
+        table.play(code)
     report.hands += 1
     if bot is not None:
         try:
-            bot.end_hand(view_of(state, seat_bot))
+            bot.end_hand(view_of(table.state, seat_bot))
         except BotFault as fault:
             report.faults.append(CheckFault(fault.kind, f"{where}, hand_end", fault.detail))
         bot.close()

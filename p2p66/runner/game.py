@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from p2p66.bots.api import Bot, BotFault, PublicMove, Turn, as_action
-from p2p66.engine.cards import CARD_CODES, CARDS
-from p2p66.engine.deal import deal_layout
+from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.match import Match
 from p2p66.engine.moves import MOVE_NOTATION, Move
 from p2p66.engine.options import RuleOptions
@@ -23,6 +22,7 @@ from p2p66.engine.state import HandState
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
 from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
+from p2p66.runner.table import HandTable, first_trump
 
 Mode = Literal["matches", "hands"]
 
@@ -66,7 +66,6 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
     side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
     options = spec.options
-    trump_pos = deal_layout(options).trump
     match = Match(options, first_dealer=spec.first_dealer)
     think = [0.0, 0.0]
     longest = [0.0, 0.0]
@@ -77,30 +76,26 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     forfeit: Forfeit | None = _start(seats, side_of, options)
     while forfeit is None:
         deck = deal_deck(spec.seed, spec.pair, hand_no, options.deck_size)
-        state = match.new_hand(deck)
-        log: list[PublicMove] = []
-        first_trump = CARDS[deck[trump_pos]]
+        table = HandTable(
+            match.new_hand(deck),
+            first_trump(options, deck),
+            hand_number=hand_no + 1,
+            match_points=match.game_points,
+        )
+        state = table.state
         try:
             while not state.is_over:
                 seat = state.to_act
-                turn = Turn(
-                    view=view_of(state, seat),
-                    moves=tuple(log),
-                    first_trump=first_trump,
-                    hand_number=hand_no + 1,
-                    match_points=match.game_points,
-                    time_limit=spec.time.per_move,
-                )
+                turn = table.turn(spec.time.per_move)
                 move, seconds = _ask(seats[seat], seat, turn, state, spec.time)
                 think[seat] += seconds
                 longest[seat] = max(longest[seat], seconds)
-                state.apply_code_unchecked(move.code)
-                log.append(PublicMove(seat, move))
+                table.play(move.code)
                 moves += 1
         except _Forfeited as fault:
             forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
         if spec.record_replay:
-            replay_hands.append(_replay_hand(state, deck, log, forfeit))
+            replay_hands.append(_replay_hand(state, deck, table.log, forfeit))
         if forfeit is not None:
             break
         for seat in (0, 1):

@@ -1,0 +1,108 @@
+"""Every built-in bot answers only legal moves, from its view alone; seeds reproduce games."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p66.bots import BUILTINS, Action, BotError, Turn, as_action, parse_bot_spec
+from p2p66.bots.api import Bot
+from p2p66.bots.expert import decide
+from p2p66.bots.registry import make_bot
+from p2p66.engine import preset, view_of
+from p2p66.engine.cards import CARDS, deck_ids
+from p2p66.engine.state import new_hand
+from p2p66.runner.deals import deal_deck
+from p2p66.runner.table import HandTable
+
+PRESETS = ("sixty-six", "schnapsen", "vu")
+FAST = {"random": "random", "greedy": "greedy", "expert": "expert", "strong": "strong:samples=3"}
+
+
+def play_hand(bots: tuple[Bot, Bot], name: str, seed: int) -> list[str]:
+    """One hand; asserts every answer is legal; returns the moves in notation."""
+    opts = preset(name)
+    table = HandTable.deal(opts, deal_deck(seed, 0, 0, opts.deck_size), seed % 2)
+    while not table.is_over:
+        turn = table.turn()
+        move = as_action(bots[turn.seat].choose(turn)).move
+        assert move.code in table.state.legal_codes(), (name, seed, move)
+        table.play(move.code)
+    return [m.move.notation for m in table.log]
+
+
+def test_every_builtin_is_tested() -> None:
+    assert set(FAST) == set(BUILTINS)
+
+
+@pytest.mark.parametrize("bot", sorted(FAST))
+@pytest.mark.parametrize("name", PRESETS)
+def test_builtin_bots_play_legal_moves(bot: str, name: str) -> None:
+    opts = preset(name)
+    hands = 3 if bot == "strong" else 12
+    for seed in range(hands):
+        pair = (
+            make_bot(parse_bot_spec(FAST[bot]), seed, opts),
+            make_bot(parse_bot_spec("random"), seed + 100, opts),
+        )
+        play_hand(pair if seed % 2 else (pair[1], pair[0]), name, seed)
+
+
+def test_random_is_reproducible_with_its_seed() -> None:
+    opts = preset("sixty-six")
+
+    def game(seed: int) -> list[str]:
+        bots = (make_bot(parse_bot_spec("random"), seed, opts),) * 2
+        return play_hand((bots[0], bots[1]), "sixty-six", 5)
+
+    assert game(1) == game(1)
+    assert any(game(1) != game(s) for s in range(2, 6))
+
+
+def test_strong_with_fixed_samples_is_reproducible() -> None:
+    opts = preset("schnapsen")
+
+    def game() -> list[str]:
+        bots = (
+            make_bot(parse_bot_spec("strong:samples=4"), 7, opts),
+            make_bot(parse_bot_spec("expert"), 0, opts),
+        )
+        return play_hand(bots, "schnapsen", 3)
+
+    assert game() == game()
+
+
+def test_expert_says_why() -> None:
+    opts = preset("sixty-six")
+    deck = deck_ids(24)
+    state = new_hand(opts, deck, dealer=0)
+    turn = Turn(view_of(state, 1), (), CARDS[deck[12]])
+    code, why = decide(turn)
+    assert code in state.legal_codes() and why
+    action = make_bot(parse_bot_spec("expert"), 0, opts).choose(turn)
+    assert isinstance(action, Action) and action.info["why"] == why
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty bot spec"),
+        ("expert:depth=3", "no option 'depth'"),
+        ("strong:ms=fast", "must be a number"),
+        ("strong:ms=-5", "must be positive"),
+        ("strong:ms", "not key=value"),
+        ("vu:", "vu bots are named"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_bot(parse_bot_spec(text), 0, preset("sixty-six"))
+
+
+def test_spec_kinds() -> None:
+    assert parse_bot_spec("strong:ms=50").kind == "builtin"
+    assert parse_bot_spec("strong:ms=50").options == (("ms", "50"),)
+    assert parse_bot_spec("vu:rdeep:16:4").name == "rdeep:16:4"
+    external = parse_bot_spec("python3 my_bot.py --fast")
+    assert external.kind == "external"
+    assert external.command == ("python3", "my_bot.py", "--fast")
+    assert parse_bot_spec("./bot").kind == "external"

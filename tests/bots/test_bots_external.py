@@ -1,0 +1,150 @@
+"""External bots over NDJSON: the sample bot plays; faulty bots forfeit or fail the check."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from p2p66.bots import BotFault, parse_bot_spec
+from p2p66.bots.external import BotProcess, ExternalBot
+from p2p66.bots.random_bot import RandomBot
+from p2p66.engine import preset
+from p2p66.runner.check import check_bot
+from p2p66.runner.game import GameSpec, TimeControl, play_game
+from p2p66.runner.run import RunConfig, run
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = (sys.executable, str(ROOT / "scripts" / "sample_bot.py"))
+RULES = preset("sixty-six")
+
+HEADER = """
+import json, sys, time
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        send({"type": "ready", "name": "faulty", "author": "tests"})
+    elif m["type"] == "quit":
+        break
+    elif m["type"] == "request":
+"""
+
+FAULTY = {
+    "illegal": 'send({"type": "action", "id": m["id"], "move": "declare"})',
+    "crash": "sys.exit(3)",
+    "timeout": "time.sleep(3)",
+    "garbage": 'sys.stdout.write("I think I will play the ace\\n"); sys.stdout.flush()',
+    "wrong-id": 'send({"type": "action", "id": m["id"] + 1, "move": m["legal"][0]})',
+    "lenient": 'send({"type": "action", "id": m["id"], "move": m["legal"][0].upper()})',
+}
+EXPECTED_KIND = {
+    "illegal": "illegal",
+    "crash": "crash",
+    "timeout": "timeout",
+    "garbage": "protocol",
+    "wrong-id": "protocol",
+    "lenient": "protocol",
+}
+
+
+def faulty_bot(tmp_path: Path, fault: str) -> tuple[str, ...]:
+    body = HEADER + textwrap.indent(FAULTY[fault], " " * 8) + "\n"
+    path = tmp_path / f"{fault}.py"
+    path.write_text(body)
+    return (sys.executable, str(path))
+
+
+@pytest.mark.timeout(30)
+def test_sample_bot_plays_a_match() -> None:
+    spec = GameSpec(0, 0, 0, 5, RULES, time=TimeControl(2.0, 1.0))
+    bot = ExternalBot(SAMPLE, RULES, name="sample")
+    try:
+        result = play_game(spec, bot, RandomBot(1))
+    finally:
+        bot.close()
+    assert result.forfeit is None
+    assert result.winner == "a"  # the sample bot never declares falsely, random does
+    assert bot.hello is not None and bot.hello["name"] == "sample"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("fault", sorted(FAULTY))
+def test_faulty_bots_forfeit(tmp_path: Path, fault: str) -> None:
+    command = faulty_bot(tmp_path, fault)
+    spec = GameSpec(0, 0, 0, 5, RULES, time=TimeControl(0.3, 0.1))
+    bot = ExternalBot(command, RULES)
+    try:
+        result = play_game(spec, bot, RandomBot(1))
+    finally:
+        bot.close()
+    assert result.forfeit is not None, fault
+    assert result.forfeit.side == "a"
+    assert result.forfeit.kind == EXPECTED_KIND[fault]
+    assert result.winner == "b"
+
+
+@pytest.mark.timeout(30)
+def test_runner_carries_on_after_forfeits(tmp_path: Path) -> None:
+    command = " ".join(faulty_bot(tmp_path, "crash"))
+    cfg = RunConfig(parse_bot_spec(command), parse_bot_spec("random"), RULES, games=2)
+    outcome = run(cfg)
+    assert [r.forfeit.kind if r.forfeit else None for r in outcome.results] == ["crash", "crash"]
+
+
+@pytest.mark.timeout(30)
+def test_a_bot_that_never_says_ready_forfeits_at_the_start(tmp_path: Path) -> None:
+    path = tmp_path / "mute.py"
+    path.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(5)\n")
+    bot = ExternalBot((sys.executable, str(path)), RULES, startup_timeout=0.3)
+    try:
+        result = play_game(GameSpec(0, 0, 0, 5, RULES), bot, RandomBot(1))
+    finally:
+        bot.close()
+    assert result.forfeit is not None
+    assert result.forfeit.kind == "timeout" and "at the start" in result.forfeit.detail
+
+
+def test_a_missing_command_is_a_crash() -> None:
+    process = BotProcess(("/nonexistent/bot-binary",))
+    with pytest.raises(BotFault, match="cannot start"):
+        process.send({"type": "hello"})
+
+
+@pytest.mark.timeout(60)
+def test_check_passes_the_sample_bot() -> None:
+    lines: list[str] = []
+    report = check_bot(SAMPLE, hands_per_preset=1, say=lines.append)
+    assert report.ok, report.faults
+    assert report.name == "sample" and report.author
+    assert report.hands == 3 and report.moves > 10
+    assert any("quit" in line for line in lines)
+
+
+@pytest.mark.timeout(60)
+def test_check_reports_every_fault(tmp_path: Path) -> None:
+    for fault in ("illegal", "garbage", "crash"):
+        report = check_bot(
+            faulty_bot(tmp_path, fault), hands_per_preset=1, movetime=0.5, margin=0.2
+        )
+        assert not report.ok
+        kinds = {f.kind for f in report.faults}
+        assert EXPECTED_KIND[fault] in kinds, (fault, report.faults)
+        assert report.hands == 3  # the check plays on after a fault
+    illegal = check_bot(faulty_bot(tmp_path, "illegal"), hands_per_preset=1)
+    assert len([f for f in illegal.faults if f.kind == "illegal"]) >= 3
+
+
+@pytest.mark.timeout(30)
+def test_check_catches_a_bot_without_a_name(tmp_path: Path) -> None:
+    path = tmp_path / "anon.py"
+    path.write_text(
+        HEADER.replace('"name": "faulty", "author": "tests"', '"name": ""')
+        + "        send({'type': 'action', 'id': m['id'], 'move': m['legal'][0]})\n"
+    )
+    report = check_bot((sys.executable, str(path)), hands_per_preset=1, presets=("vu",))
+    assert {f.where for f in report.faults} == {"handshake"}
+    assert len(report.faults) == 2  # no name, no author

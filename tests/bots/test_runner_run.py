@@ -1,0 +1,194 @@
+"""The runner: forfeits, duplicate deals, NDJSON streaming, resume, SPRT stop, replays."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from p2p66.bots import Bot, Turn, parse_bot_spec
+from p2p66.bots.random_bot import RandomBot
+from p2p66.engine import preset
+from p2p66.engine.moves import MOVES, Move
+from p2p66.engine.state import new_hand
+from p2p66.runner.deals import bot_seed, deal_deck
+from p2p66.runner.game import GameSpec, TimeControl, play_game
+from p2p66.runner.records import GameResult, ResultsFileError
+from p2p66.runner.run import RunConfig, open_results, read_results, run
+from p2p66.runner.stats import Sprt
+from p2p66.runner.transport import TransportUnavailable, get_transport
+
+RULES = preset("sixty-six")
+
+
+def config(games: int = 6, **kw: object) -> RunConfig:
+    return RunConfig(
+        parse_bot_spec("greedy"),
+        parse_bot_spec("random"),
+        RULES,
+        games=games,
+        seed=3,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+class Crashing(Bot):
+    def choose(self, turn: Turn) -> Move:
+        raise RuntimeError("boom")
+
+
+class Illegal(Bot):
+    def choose(self, turn: Turn) -> Move:
+        return MOVES[next(c for c in range(24) if c not in {m.code for m in turn.legal})]
+
+
+class Slow(Bot):
+    def choose(self, turn: Turn) -> Move:
+        time.sleep(0.05)
+        return turn.legal[0]
+
+
+@pytest.mark.parametrize(
+    ("bot", "kind", "detail"),
+    [
+        (Crashing(), "crash", "boom"),
+        (Illegal(), "illegal", "not legal"),
+        (Slow(), "timeout", "took"),
+    ],
+)
+def test_faults_forfeit_the_game(bot: Bot, kind: str, detail: str) -> None:
+    spec = GameSpec(0, 0, 1, 1, RULES, time=TimeControl(0.01, 0.01))
+    result = play_game(spec, bot, RandomBot(1))
+    assert result.winner == "b"
+    assert result.forfeit is not None
+    assert (result.forfeit.side, result.forfeit.kind) == ("a", kind)
+    assert detail in result.forfeit.detail
+
+
+def test_duplicate_pairs_share_decks_with_seats_swapped() -> None:
+    cfg = config(duplicate=True)
+    first, second = cfg.spec(4), cfg.spec(5)
+    assert first.pair == second.pair and first.a_seat != second.a_seat
+    assert deal_deck(3, first.pair, 0, 24) == deal_deck(3, second.pair, 0, 24)
+    assert deal_deck(3, 0, 0, 24) != deal_deck(3, 1, 0, 24)
+    assert bot_seed(3, 4, "a") != bot_seed(3, 4, "b")
+    independent = config(duplicate=False)
+    assert independent.spec(4).pair != independent.spec(5).pair
+    # the same deck really gives B exactly A's cards
+    deck = deal_deck(3, 2, 0, 24)
+    a_first = new_hand(RULES, deck, 0).hands[first.a_seat]
+    b_second = new_hand(RULES, deck, 0).hands[1 - second.a_seat]
+    assert a_first == b_second
+
+
+def test_runs_are_deterministic_and_streamed(tmp_path: Path) -> None:
+    cfg = config(games=6)
+    path = tmp_path / "r.ndjson"
+    handle, previous = open_results(path, cfg, resume=False)
+    seen: list[int] = []
+    with handle:
+        outcome = run(cfg, out=handle, previous=previous, listener=lambda r, s: seen.append(r.game))
+    assert seen == list(range(6))
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "start"
+    assert [json.loads(line)["game"] for line in lines[1:]] == list(range(6))
+    again = run(cfg)
+    assert [(r.winner, r.points) for r in again.results] == [
+        (r.winner, r.points) for r in outcome.results
+    ]
+
+
+def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
+    path = tmp_path / "r.ndjson"
+    handle, _ = open_results(path, config(games=4), resume=False)
+    with handle:
+        run(config(games=4), out=handle)
+    with path.open("a") as f:
+        f.write('{"type":"game","game":9')  # torn last line of a killed run
+    handle, previous = open_results(path, config(games=8), resume=True)
+    assert [r.game for r in previous] == [0, 1, 2, 3]
+    played: list[int] = []
+    with handle:
+        outcome = run(
+            config(games=8),
+            out=handle,
+            previous=previous,
+            listener=lambda r, s: played.append(r.game),
+        )
+    assert played == [4, 5, 6, 7]
+    assert len(outcome.results) == 8
+    assert [r.game for r in read_results(path, config(games=8))] == list(range(8))
+
+
+def test_resume_refuses_another_run(tmp_path: Path) -> None:
+    path = tmp_path / "r.ndjson"
+    handle, _ = open_results(path, config(games=2), resume=False)
+    handle.close()
+    other = RunConfig(parse_bot_spec("expert"), parse_bot_spec("random"), RULES, games=2, seed=3)
+    with pytest.raises(ResultsFileError, match="bot_a"):
+        open_results(path, other, resume=True)
+    with pytest.raises(ResultsFileError, match="--resume"):
+        open_results(path, config(games=2), resume=False)
+    path.write_text("not json\n")
+    with pytest.raises(ResultsFileError, match="not JSON"):
+        open_results(path, config(games=2), resume=True)
+
+
+def test_game_records_round_trip_and_reject_garbage() -> None:
+    result = run(config(games=2)).results[0]
+    again = GameResult.from_json(json.loads(result.to_line()))
+    assert again.to_json() == result.to_json()
+    for bad in (
+        {"type": "game"},
+        {"type": "start"},
+        [],
+        {**json.loads(result.to_line()), "winner": "c"},
+    ):
+        with pytest.raises(ResultsFileError):
+            GameResult.from_json(bad)
+
+
+def test_sprt_stops_early() -> None:
+    cfg = RunConfig(
+        parse_bot_spec("expert"),
+        parse_bot_spec("random"),
+        RULES,
+        games=400,
+        seed=1,
+        mode="hands",
+        sprt=Sprt(0.0, 100.0),
+    )
+    outcome = run(cfg)
+    assert outcome.stopped_early == "SPRT accepted H1"
+    assert len(outcome.results) < 400
+
+
+def test_replays_are_written(tmp_path: Path) -> None:
+    cfg = config(games=2, replay_dir=str(tmp_path / "games"))
+    outcome = run(cfg)
+    files = sorted((tmp_path / "games").iterdir())
+    assert [f.name for f in files] == ["game-000000.json", "game-000001.json"]
+    data = json.loads(files[0].read_text())
+    assert data["format"] == "p2p66-bot-game/1"
+    assert len(data["hands"]) == outcome.results[0].hands
+    first = data["hands"][0]
+    assert len(first["deck"]) == 24 and first["moves"][0][1].startswith(("play:", "marry:"))
+
+
+@pytest.mark.timeout(60)
+def test_concurrent_run_gives_the_same_results() -> None:
+    serial = run(config(games=6))
+    parallel = run(config(games=6, concurrency=2))
+    key = sorted((r.game, r.winner, r.points) for r in parallel.results)
+    assert key == sorted((r.game, r.winner, r.points) for r in serial.results)
+
+
+def test_loopback_transport_reports_what_is_missing() -> None:
+    try:
+        get_transport("loopback")
+    except TransportUnavailable as exc:
+        assert "not available yet" in str(exc)
+    with pytest.raises(TransportUnavailable, match="unknown transport"):
+        get_transport("carrier-pigeon")
