@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from p2p66.cli import config_cmd, net_cmd, play_cmd
+from p2p66.cli import bot_cmd, config_cmd, match_cmd, net_cmd, play_cmd, replay_cmd
 from p2p66.live.loopback import loopback_table
 
 app = typer.Typer(
@@ -12,6 +12,7 @@ app = typer.Typer(
     help="Sixty-Six and Schnapsen between two peers: no server, no trust.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_show_locals=False,
 )
 
 
@@ -24,8 +25,11 @@ def version() -> None:
 
 
 play_cmd.register(app, table_factory=loopback_table)
-config_cmd.register(app)
 net_cmd.register(app)
+replay_cmd.register(app)
+match_cmd.register(app)
+bot_cmd.register(app)
+config_cmd.register(app)
 
 
 def main() -> None:

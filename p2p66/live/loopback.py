@@ -24,6 +24,7 @@ from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
 from p2p66.net.identity import home_dir, load_or_create_identity
 from p2p66.replay.fileio import ReplayWriter
+from p2p66.replay.verify import verify_file
 from p2p66.session.peer import Peer, Signer
 from p2p66.ui.bots import make_table_bot
 from p2p66.ui.launch import PlaySettings, bot_label
@@ -58,14 +59,8 @@ VerifyFn = Callable[[Path], str]
 
 def default_verify(path: Path) -> str:
     """A one-line verdict on a finished replay, by the same verifier as ``p2p66 verify``."""
-    import importlib
-
-    try:
-        verify_path = importlib.import_module("p2p66.replay.verify").verify_path
-    except (ImportError, AttributeError):
-        return f"Replay saved to {path} (not verified: the verifier is not installed)"
-    report = verify_path(path)
-    return f"Replay saved to {path}: {report.summary_line()}"
+    report = verify_file(path).report
+    return f"Replay saved to {path}. Verified: {report.headline()}"
 
 
 @asynccontextmanager
