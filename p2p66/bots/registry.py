@@ -55,10 +55,11 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
     from p2p66.bots.strong import StrongBot
 
-    _no_options("strong", opts, ("ms", "samples"))
+    _no_options("strong", opts, ("ms", "samples", "endgame"))
     ms = _number("strong", opts, "ms", 100.0)
     samples = int(_number("strong", opts, "samples", 0))
-    return StrongBot(seed, budget=ms / 1000.0, max_samples=samples or None)
+    endgame = int(_number("strong", opts, "endgame", 0, zero_ok=True))
+    return StrongBot(seed, budget=ms / 1000.0, max_samples=samples or None, endgame=endgame)
 
 
 BUILTINS: dict[str, BuiltinBot] = {
@@ -153,13 +154,15 @@ def _no_options(bot: str, opts: Mapping[str, str], allowed: tuple[str, ...]) -> 
             raise BotError(f"bot {bot} has no option {key!r} (options: {known})")
 
 
-def _number(bot: str, opts: Mapping[str, str], key: str, default: float) -> float:
+def _number(
+    bot: str, opts: Mapping[str, str], key: str, default: float, *, zero_ok: bool = False
+) -> float:
     if key not in opts:
         return default
     try:
         value = float(opts[key])
     except ValueError:
         raise BotError(f"bot {bot}: option {key} must be a number, not {opts[key]!r}") from None
-    if value <= 0:
+    if value < 0 or (value == 0 and not zero_ok):
         raise BotError(f"bot {bot}: option {key} must be positive, not {opts[key]!r}")
     return value

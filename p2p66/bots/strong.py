@@ -16,7 +16,7 @@ import time
 
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
-from p2p66.bots.playout import playout
+from p2p66.bots.playout import policy_move
 from p2p66.bots.solver import Solver, terminal_value
 from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
 from p2p66.engine.state import HandState, Phase
@@ -29,8 +29,15 @@ class StrongBot(Bot):
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, budget: float = 0.1, max_samples: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = 0.1,
+        max_samples: int | None = None,
+        endgame: int = 0,
+    ) -> None:
         self._rng = random.Random(seed)
+        self.endgame = endgame
         self.budget = budget
         self.max_samples = max_samples
 
@@ -63,7 +70,7 @@ class StrongBot(Bot):
         while True:
             began = time.perf_counter()
             world = sampler.sample(self._rng)
-            for code, score in evaluate(world, candidates).items():
+            for code, score in evaluate(world, candidates, self.endgame).items():
                 totals[code] += score
             worlds += 1
             now = time.perf_counter()
@@ -79,19 +86,30 @@ class StrongBot(Bot):
         )
 
 
-def evaluate(world: HandState, candidates: list[int]) -> dict[int, float]:
-    """Value for seat 0 of each candidate move in one perfect-information world."""
+def evaluate(world: HandState, candidates: list[int], endgame: int = 0) -> dict[int, float]:
+    """Value for seat 0 of each candidate move in one perfect-information world.
+
+    Closed positions are solved exactly; open ones are played out by the
+    policy, which hands over to the solver once the talon is closed or
+    exhausted with at most ``endgame`` cards in each hand.
+    """
     out: dict[int, float] = {}
-    solver: Solver | None = None
+    solver = Solver()
     for code in candidates:
         child = world.copy()
         child.apply_code_unchecked(code)
-        if child.phase == Phase.OVER:
-            out[code] = terminal_value(child)
-        elif child.closed:
-            solver = solver or Solver()
+        if child.phase != Phase.OVER and child.closed:
             out[code] = solver.value(child)
+            continue
+        while child.phase != Phase.OVER:
+            if (
+                not child.talon_open
+                and child.lead_card < 0
+                and child.hands[child.to_act].bit_count() <= endgame
+            ):
+                out[code] = solver.value(child)
+                break
+            child.apply_code_unchecked(policy_move(child))
         else:
-            playout(child)
             out[code] = terminal_value(child)
     return out

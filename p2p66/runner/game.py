@@ -162,7 +162,7 @@ def _ask(
             seat, "timeout", f"took {seconds:.3f}s, limit {clock.per_move}s + {clock.margin}s"
         )
     move = action.move
-    if not isinstance(move, Move) or move.code not in state.legal_codes():
+    if not isinstance(move, Move) or move not in turn.legal:
         legal = ", ".join(MOVE_NOTATION[c] for c in state.legal_codes())
         raise _Forfeited(seat, "illegal", f"{move!s} is not legal here; legal: {legal}")
     return move, seconds

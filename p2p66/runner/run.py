@@ -121,7 +121,8 @@ def run(
     outcome = RunOutcome(results=list(previous or []))
     done = {r.game for r in outcome.results}
     todo = [g for g in range(config.games) if g not in done]
-    if _sprt_decided(config, outcome):
+    decided = outcome.results and config.sprt is not None
+    if decided and _sprt_decided(outcome, outcome.summary(config)):
         return outcome
     for result in _results(config, todo):
         outcome.results.append(result)
@@ -130,20 +131,19 @@ def run(
             out.flush()
         if config.replay_dir is not None and result.replay is not None:
             _write_replay(Path(config.replay_dir), result)
+        if listener is None and config.sprt is None:
+            continue
         summary = outcome.summary(config)
         if listener is not None:
             listener(result, summary)
-        if _sprt_decided(config, outcome):
+        if _sprt_decided(outcome, summary):
             break
     return outcome
 
 
-def _sprt_decided(config: RunConfig, outcome: RunOutcome) -> bool:
-    if config.sprt is None or not outcome.results:
-        return False
-    state = outcome.summary(config).sprt
-    if state in ("H0", "H1"):
-        outcome.stopped_early = f"SPRT accepted {state}"
+def _sprt_decided(outcome: RunOutcome, summary: Summary) -> bool:
+    if summary.sprt in ("H0", "H1"):
+        outcome.stopped_early = f"SPRT accepted {summary.sprt}"
         return True
     return False
 

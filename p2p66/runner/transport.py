@@ -59,14 +59,11 @@ def get_transport(name: str) -> GameTransport:
         return InprocTransport()
     if name == "loopback":
         try:
-            session = importlib.import_module("p2p66.session")
-        except ImportError:
-            session = None
-        play = getattr(session, "play_bots_over_loopback", None)
-        if play is None:
+            loopback = importlib.import_module("p2p66.runner.loopback")
+        except ImportError as exc:
             raise TransportUnavailable(
-                "--transport loopback is not available yet: the peer session layer "
-                "(p2p66.session.play_bots_over_loopback) is not there; use --transport inproc"
-            )
-        return LoopbackTransport(play)
+                f"--transport loopback is not available: the peer layers cannot load ({exc}); "
+                "use --transport inproc"
+            ) from None
+        return LoopbackTransport(loopback.play_over_loopback)
     raise TransportUnavailable(f"unknown transport {name!r}; transports: {', '.join(TRANSPORTS)}")

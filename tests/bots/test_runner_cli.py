@@ -95,7 +95,7 @@ def test_match_reports_forfeits_with_exit_code_1(app: typer.Typer, tmp_path: Pat
         (("random", "random", "--preset", "bridge"), "unknown preset"),
         (("random", "random", "--option", "deck_size=30"), "deck_size"),
         (("random", "random", "--matches", "2", "--hands", "2"), "not both"),
-        (("random", "random", "--transport", "loopback"), "loopback"),
+        (("random", "random", "--transport", "pigeon"), "unknown transport"),
         (("random", "random", "--sprt", "10", "0"), "elo0 < elo1"),
         (("strong:budget=1", "random"), "no option"),
         (("vu:rand", "random"), "vu"),
@@ -103,8 +103,6 @@ def test_match_reports_forfeits_with_exit_code_1(app: typer.Typer, tmp_path: Pat
 )
 def test_match_bad_input(app: typer.Typer, args: tuple[str, ...], message: str) -> None:
     code, text = invoke(app, "match", *args, "--no-progress")
-    if args[-1] == "loopback" and code == 0:
-        pytest.skip("the session layer offers loopback games now")
     assert code == 2, text
     assert message in text
 
@@ -128,3 +126,12 @@ def test_bot_check(app: typer.Typer, tmp_path: Path) -> None:
     assert "FAILED" in text and "protocol (handshake)" in text
     code, text = invoke(app, "bot", "check", "/no/such/bot")
     assert code == 2 and "not a command" in text
+
+
+@pytest.mark.timeout(60)
+def test_match_over_loopback(app: typer.Typer) -> None:
+    code, text = invoke(
+        app, "match", "expert", "random", "--hands", "2", "--transport", "loopback", "--no-progress"
+    )
+    assert code == 0, text
+    assert "expert vs random: 2 hands" in text

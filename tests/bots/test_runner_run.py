@@ -185,10 +185,19 @@ def test_concurrent_run_gives_the_same_results() -> None:
     assert key == sorted((r.game, r.winner, r.points) for r in serial.results)
 
 
-def test_loopback_transport_reports_what_is_missing() -> None:
-    try:
-        get_transport("loopback")
-    except TransportUnavailable as exc:
-        assert "not available yet" in str(exc)
+def test_unknown_transport() -> None:
     with pytest.raises(TransportUnavailable, match="unknown transport"):
         get_transport("carrier-pigeon")
+
+
+@pytest.mark.timeout(60)
+def test_loopback_plays_real_peers_and_forfeits_faults() -> None:
+    transport = get_transport("loopback")
+    spec = GameSpec(0, 0, 1, 4, RULES, mode="hands", time=TimeControl(1.0, 0.5))
+    result = transport.play(spec, RandomBot(1), RandomBot(2))
+    assert result.forfeit is None and result.hands >= 1 and result.moves > 0
+    assert result.winner is not None
+    for bot, kind in ((Crashing(), "crash"), (Illegal(), "illegal")):
+        result = transport.play(spec, bot, RandomBot(2))
+        assert result.forfeit is not None
+        assert (result.forfeit.side, result.forfeit.kind) == ("a", kind)

@@ -1,0 +1,212 @@
+"""``--transport loopback``: each game is a real match between two peers on 127.0.0.1.
+
+Bot A's and bot B's seats are two ``Peer``s of the session layer, joined by
+a join code over TCP through the SPAKE2 handshake and the encrypted channel,
+dealing with mental poker and exchanging signed moves, exactly as two
+people on two machines would (``p2p66.live``). The runner only decides for
+each seat, by asking its bot, and measures the time.
+
+Differences from ``inproc``: the deck comes from the peers' joint shuffle
+(seeded by the run seed and game number, so runs are still reproducible),
+which means the two games of a duplicate pair swap seats but do not share
+cards; ``--hands`` plays one-hand matches (``match_target = 1``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import random
+import time
+from collections.abc import Awaitable, Callable
+
+from p2p66.bots.api import Bot, BotFault, PublicMove, Turn, as_action
+from p2p66.engine.moves import MOVES
+from p2p66.engine.view import PlayerView
+from p2p66.live.game import LiveGame, LiveGameError
+from p2p66.live.table import context_of
+from p2p66.net import Identity, Listener, generate_words, join
+from p2p66.runner.game import GameSpec
+from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
+from p2p66.session import events as ev
+from p2p66.session.peer import Peer, Signer
+
+SOUNDNESS = 16
+"""Shuffle-proof bits for bot matches: cheating bots are not the point here, speed is."""
+JOIN_TIMEOUT = 30.0
+
+
+class _Forfeited(Exception):
+    def __init__(self, seat: int, kind: FaultKind, detail: str) -> None:
+        super().__init__(detail)
+        self.seat = seat
+        self.kind = kind
+        self.detail = detail
+
+
+def play_over_loopback(
+    spec: GameSpec, bot_a: Bot, bot_b: Bot, *, soundness: int = SOUNDNESS
+) -> GameResult:
+    """Play one game of the run as two peers over loopback TCP."""
+    return asyncio.run(_play(spec, bot_a, bot_b, soundness))
+
+
+def _secret(spec: GameSpec, seat: int, what: str) -> bytes:
+    return hashlib.sha256(f"p2p66-loopback:{spec.seed}:{spec.game}:{seat}:{what}".encode()).digest()
+
+
+async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
+    seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
+    side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
+    rules = spec.options if spec.mode == "matches" else spec.options.with_options(match_target=1)
+    ids = [Identity.from_seed(f"bot-{s}", _secret(spec, s, "identity")) for s in (0, 1)]
+    rngs = [random.Random(_secret(spec, s, "rng")).randbytes for s in (0, 1)]
+    peers = [
+        Peer(0, _signer(ids[0]), options=rules, soundness=soundness, rng=rngs[0]),
+        Peer(1, _signer(ids[1]), rng=rngs[1]),
+    ]
+    clock = _Clock()
+    started = time.perf_counter()
+    forfeit: Forfeit | None = None
+    for seat in (0, 1):
+        try:
+            seats[seat].start_game(seat, rules)
+        except Exception as exc:  # a bot that cannot start forfeits
+            kind = exc.kind if isinstance(exc, BotFault) and exc.kind in FAULT_KINDS else "crash"
+            forfeit = Forfeit(side_of[seat], kind, f"at the start: {exc}")
+            break
+    if forfeit is None:
+        try:
+            await _run_peers(spec, seats, peers, ids, clock)
+        except _Forfeited as fault:
+            forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
+    match = peers[0].machine.match
+    points = match.game_points if match is not None else (0, 0)
+    a, b = spec.a_seat, 1 - spec.a_seat
+    winner: Side | None
+    if forfeit is not None:
+        winner = "b" if forfeit.side == "a" else "a"
+    elif match is not None and match.winner is not None:
+        winner = side_of[match.winner]
+    else:
+        winner = None
+    return GameResult(
+        game=spec.game,
+        pair=spec.pair,
+        a_seat=spec.a_seat,
+        winner=winner,
+        points=(points[a], points[b]),
+        hands=len(match.results) if match is not None else 0,
+        moves=clock.moves,
+        seconds=time.perf_counter() - started,
+        think=(clock.think[a], clock.think[b]),
+        max_move=(clock.longest[a], clock.longest[b]),
+        forfeit=forfeit,
+    )
+
+
+def _signer(identity: Identity) -> Signer:
+    return Signer(identity.name, identity.public_key, identity.sign)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.think = [0.0, 0.0]
+        self.longest = [0.0, 0.0]
+        self.moves = 0
+
+
+Decider = Callable[[PlayerView], Awaitable[int]]
+
+
+def _decider(spec: GameSpec, seat: int, bot: Bot, peer: Peer, clock: _Clock) -> Decider:
+    async def decide(view: PlayerView) -> int:
+        context = context_of(peer)
+        turn = Turn(
+            view=view,
+            moves=tuple(PublicMove(s, MOVES[c]) for s, c in context.moves),
+            first_trump=context.first_trump,
+            hand_number=context.hand_number,
+            match_points=context.match_points,
+            time_limit=spec.time.per_move,
+        )
+        t0 = time.perf_counter()
+        try:
+            action = as_action(await asyncio.to_thread(bot.choose, turn))
+        except BotFault as fault:
+            kind = fault.kind if fault.kind in FAULT_KINDS else "protocol"
+            raise _Forfeited(seat, kind, fault.detail) from None
+        except Exception as exc:
+            raise _Forfeited(seat, "crash", f"{type(exc).__name__}: {exc}") from None
+        seconds = time.perf_counter() - t0
+        clock.think[seat] += seconds
+        clock.longest[seat] = max(clock.longest[seat], seconds)
+        clock.moves += 1
+        if spec.time.over(seconds):
+            limit = f"limit {spec.time.per_move}s + {spec.time.margin}s"
+            raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
+        if action.move not in view.legal:
+            raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
+        return action.move.code
+
+    return decide
+
+
+def _hand_ends(seat: int, bot: Bot, peer: Peer) -> Callable[[ev.Event], None]:
+    def sink(event: ev.Event) -> None:
+        if isinstance(event, ev.HandEnded):
+            view = peer.view()
+            if view is not None and view.result is not None:
+                with contextlib.suppress(Exception):
+                    bot.end_hand(view)
+
+    return sink
+
+
+async def _run_peers(
+    spec: GameSpec, seats: list[Bot], peers: list[Peer], ids: list[Identity], clock: _Clock
+) -> None:
+    games = [
+        LiveGame(
+            peers[s],
+            _decider(spec, s, seats[s], peers[s], clock),
+            on_event=_hand_ends(s, seats[s], peers[s]),
+        )
+        for s in (0, 1)
+    ]
+    listener = await Listener.open(
+        ids[0],
+        words=generate_words(random.Random(spec.seed * 7919 + spec.game)),
+        bind="127.0.0.1",
+        port=0,
+        allow_known=False,
+    )
+    code = listener.join_code("127.0.0.1")
+
+    async def guest() -> None:
+        await games[1].run(await join(code, ids[1]))
+
+    async def host() -> None:
+        await games[0].run(await listener.accept(timeout=JOIN_TIMEOUT))
+
+    tasks = [asyncio.create_task(host()), asyncio.create_task(guest())]
+    try:
+        done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            exc = task.exception()
+            if isinstance(exc, _Forfeited):
+                raise exc
+        for task in tasks:
+            with contextlib.suppress(LiveGameError):
+                await task
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for game in games:
+            if game.channel is not None:
+                with contextlib.suppress(Exception):
+                    await game.channel.aclose("bot match stopped")
+        await listener.aclose()
