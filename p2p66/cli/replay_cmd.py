@@ -101,9 +101,9 @@ def show_command(
     viewer = _seat(seat, verification)
     chunks = show_chunks(verification, viewer, TextStyle(ascii=ascii_suits, color=False))
     for i, chunk in enumerate(chunks):
-        for line in chunk:
+        for line in chunk.lines:
             typer.echo(line)
-        pause = step and i < len(chunks) - 1 and chunk[0].startswith("Trick")
+        pause = step and chunk.trick and i < len(chunks) - 1
         if pause and not _wait("-- Enter: next trick, q: stop -- "):
             break
     raise typer.Exit(verification.report.exit_code)

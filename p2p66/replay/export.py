@@ -77,13 +77,13 @@ def export_text(verification: Verification) -> str:
     lines.append(_tag("Result", match_result(report)))
     for story in hand_stories(verification):
         lines.append("")
-        lines.extend(_hand_text(story, names))
+        lines.extend(_hand_text(story, names, report.stop_note()))
     lines.append("")
     lines.append(f"{match_result(report)} {{{report.headline()}}}")
     return "\n".join(lines) + "\n"
 
 
-def _hand_text(story: HandStory, names: tuple[str, str]) -> list[str]:
+def _hand_text(story: HandStory, names: tuple[str, str], note: str) -> list[str]:
     s = story.start
     lines = [
         _tag("Hand", story.number),
@@ -98,7 +98,7 @@ def _hand_text(story: HandStory, names: tuple[str, str]) -> list[str]:
         moves = "  ".join(f"{names[st.seat]} {MOVE_NOTATION[st.code]}" for st in trick)
         lines.append(f"{number}. {moves}")
     if story.result is None:
-        lines.append("{unfinished}")
+        lines.append(f"{{{note}}}")
     else:
         lines.append(f"{{{story.result.describe(names)}}}")
     return lines

@@ -218,6 +218,14 @@ class Report:
             f"{self.game_points[0]}-{self.game_points[1]}"
         )
 
+    def stop_note(self) -> str:
+        """Why the last hand has no result: still going, resigned, or cut by a bad record."""
+        if self.problem is not None:
+            return "stopped by the bad record"
+        if self.ending is Ending.RESIGNED:
+            return f"{self.name(self.resigned)} resigned"
+        return "unfinished"
+
     def rules_line(self) -> str:
         """The rules in a few words: preset, match target, proofs."""
         if self.options is None:
@@ -241,7 +249,7 @@ class Report:
             lines.append(f"{self.rules_line()} ({self.records} records)")
         names = (self.name(0), self.name(1))
         for h in self.hands:
-            lines.append(f"hand {h.number}: {hand_line(h, names)}")
+            lines.append(f"hand {h.number}: {hand_line(h, names, self.stop_note())}")
         if self.problem is not None and self.problem.record > 0:
             lines.append(f"records 0-{self.problem.record - 1} are valid")
         return lines
@@ -252,11 +260,11 @@ def base_preset(options: RuleOptions) -> str | None:
     return preset_name(options.with_options(match_target=7))
 
 
-def hand_line(h: HandSummary, names: tuple[str, str]) -> str:
+def hand_line(h: HandSummary, names: tuple[str, str], note: str = "unfinished") -> str:
     """One hand in one line: its result and the match standing, or how far it got."""
     dealer = f"dealer {names[h.dealer]}"
     if h.result is None:
-        return f"{dealer}; unfinished after {h.moves} moves"
+        return f"{dealer}; {note} after {h.moves} moves"
     standing = f"{h.game_points[0]}-{h.game_points[1]}" if h.game_points else "?"
     return f"{dealer}; {h.result.describe(names)}; match {standing}"
 

@@ -11,6 +11,7 @@ show public cards only, whatever the view.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from p2p66.engine import CARDS, Phase, view_of
 from p2p66.engine.cards import SUIT_NAMES, cards_of
@@ -21,7 +22,15 @@ from p2p66.replay.story import HandStory, Step, hand_stories
 from p2p66.replay.verify import Verification
 from p2p66.ui.cards_text import TextStyle, card_text, display_order
 
-Chunk = list[str]
+Lines = list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Lines shown together; ``--step`` pauses after each trick."""
+
+    lines: tuple[str, ...]
+    trick: bool = False
 
 
 class Narrator:
@@ -48,16 +57,22 @@ class Narrator:
     # ------------------------------------------------------------------ chunks
 
     def chunks(self, stories: list[HandStory]) -> list[Chunk]:
-        out = [self.intro()]
+        out = [Chunk(tuple(self.intro()))]
         for story in stories:
-            out.append(self.hand_header(story))
-            for number, trick in enumerate(story.tricks(), start=1):
-                out.append(self.trick(story, number, trick))
-            out.append(self.hand_footer(story))
-        out.append([f"Verdict: {self.report.headline()}"])
+            out.append(Chunk(tuple(self.hand_header(story))))
+            played = 0
+            for trick in story.tricks():
+                if any(step.ends_trick for step in trick):
+                    played += 1
+                    title = f"Trick {played}:"
+                else:
+                    title = f"After trick {played}:" if played else "Before the first trick:"
+                out.append(Chunk(tuple(self.trick(story, title, trick)), trick=True))
+            out.append(Chunk(tuple(self.hand_footer(story))))
+        out.append(Chunk((f"Verdict: {self.report.headline()}",)))
         return out
 
-    def intro(self) -> Chunk:
+    def intro(self) -> Lines:
         r = self.report
         lines = []
         if len(r.players) == 2:
@@ -77,7 +92,7 @@ class Narrator:
         lines.append(f"view: {view}")
         return lines
 
-    def hand_header(self, story: HandStory) -> Chunk:
+    def hand_header(self, story: HandStory) -> Lines:
         s = story.start
         names = self.names
         lines = [
@@ -102,8 +117,8 @@ class Narrator:
             )
         return lines
 
-    def trick(self, story: HandStory, number: int, steps: list[Step]) -> Chunk:
-        lines = [f"Trick {number}:"]
+    def trick(self, story: HandStory, title: str, steps: list[Step]) -> Lines:
+        lines = [title]
         first = steps[0].before
         if story.exact and self.seat is not None and first.phase != Phase.OVER:
             view = view_of(first, self.seat)
@@ -117,9 +132,9 @@ class Narrator:
             lines.extend(f"  {line}" for line in self.step(story, step))
         return lines
 
-    def hand_footer(self, story: HandStory) -> Chunk:
+    def hand_footer(self, story: HandStory) -> Lines:
         if story.result is None:
-            return [f"Hand {story.number} is unfinished."]
+            return [f"Hand {story.number}: {self.report.stop_note()}."]
         text = story.result.describe(self.names)
         standing = ""
         if story.game_points is not None:
@@ -132,7 +147,9 @@ class Narrator:
     def step(self, story: HandStory, step: Step) -> list[str]:
         who = self.names[step.seat]
         before, after, code = step.before, step.after, step.code
-        lines = []
+        lines: list[str] = []
+        if code == DRAW:
+            return self.draws(story, step)
         if code == EXCHANGE:
             lines.append(
                 f"{who} exchanges {self.card(before.exchange_card)} for the trump card "
@@ -145,8 +162,6 @@ class Narrator:
         elif code == PASS:
             end = "; the cards have run out" if before.phase == Phase.FINAL_DECLARE else ""
             lines.append(f"{who} does not declare{end}")
-        elif code == DRAW:
-            lines.append(f"{who} draws")
         elif code >= MARRY_BASE:
             card = code - MARRY_BASE
             points = after.marriages[-1].points
@@ -200,5 +215,5 @@ def show_chunks(verification: Verification, seat: int | None, style: TextStyle) 
     """The replay as chunks of lines (intro, each hand's deal, each trick, results, verdict)."""
     narrator = Narrator(verification.report, seat, style)
     if verification.report.status is Status.UNREADABLE:
-        return [[f"Verdict: {verification.report.headline()}"]]
+        return [Chunk((f"Verdict: {verification.report.headline()}",))]
     return narrator.chunks(hand_stories(verification))
