@@ -15,6 +15,7 @@ import random
 import time
 
 from p2p66.bots.api import Action, Bot, Turn
+from p2p66.bots.equity import utilities
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
 from p2p66.bots.solver import Solver, terminal_value
@@ -65,13 +66,14 @@ class StrongBot(Bot):
             return Action(MOVES[code], {"value": sign * value, "exact": True})
         candidates = [c for c in legal if c != DECLARE]
         totals = dict.fromkeys(candidates, 0.0)
+        worth = utilities(view.options, turn.match_points, view.seat)
         worlds = 0
         slowest = 0.0
         while True:
             began = time.perf_counter()
             world = sampler.sample(self._rng)
             for code, score in evaluate(world, candidates, self.endgame).items():
-                totals[code] += score
+                totals[code] += worth[int(sign * score)]
             worlds += 1
             now = time.perf_counter()
             slowest = max(slowest, now - began)
@@ -80,10 +82,8 @@ class StrongBot(Bot):
                     break
             elif now + slowest >= deadline:
                 break
-        best = max(candidates, key=lambda c: sign * totals[c])
-        return Action(
-            MOVES[best], {"value": round(sign * totals[best] / worlds, 3), "worlds": worlds}
-        )
+        best = max(candidates, key=lambda c: totals[c])
+        return Action(MOVES[best], {"equity": round(totals[best] / worlds, 3), "worlds": worlds})
 
 
 def evaluate(world: HandState, candidates: list[int], endgame: int = 0) -> dict[int, float]:

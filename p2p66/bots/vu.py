@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from p2p66.bots.api import Bot, BotError, Turn
@@ -59,7 +59,7 @@ def _modules() -> tuple[Any, Any, Any]:
 
 def make_vu_bot(spec: str, seed: int, rules: RuleOptions) -> Bot:
     """``rand``, ``rdeep[:SAMPLES:DEPTH]`` (default 16 and 4) or ``bully``, seeded."""
-    if rules != PRESETS["vu"]:
+    if replace(rules, match_target=PRESETS["vu"].match_target) != PRESETS["vu"]:
         raise BotError("vu: bots play only under --preset vu (the schnapsen package's rules)")
     _game, _deck, bots = _modules()
     name, *args = spec.split(":")

@@ -9,7 +9,7 @@ each seat, by asking its bot, and measures the time.
 Differences from ``inproc``: the deck comes from the peers' joint shuffle
 (seeded by the run seed and game number, so runs are still reproducible),
 which means the two games of a duplicate pair swap seats but do not share
-cards; ``--hands`` plays one-hand matches (``match_target = 1``).
+cards.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _secret(spec: GameSpec, seat: int, what: str) -> bytes:
 async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
     seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
     side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
-    rules = spec.options if spec.mode == "matches" else spec.options.with_options(match_target=1)
+    rules = spec.options
     ids = [Identity.from_seed(f"bot-{s}", _secret(spec, s, "identity")) for s in (0, 1)]
     rngs = [random.Random(_secret(spec, s, "rng")).randbytes for s in (0, 1)]
     peers = [

@@ -55,7 +55,7 @@ class RunConfig:
             pair=pair,
             a_seat=game % 2,
             seed=self.seed,
-            options=self.options,
+            options=self.options if self.mode == "matches" else one_hand(self.options),
             mode=self.mode,
             first_dealer=0,
             time=self.time,
@@ -75,6 +75,11 @@ class RunConfig:
             "margin": self.time.margin,
             "transport": self.transport,
         }
+
+
+def one_hand(options: RuleOptions) -> RuleOptions:
+    """The rules of a one-hand game (``--hands``): a match to 1, so bots know it."""
+    return options.with_options(match_target=1)
 
 
 @dataclass(slots=True)
