@@ -214,9 +214,12 @@ class Progress:
         self.config = config
         self.stream = stream
         self.shown = False
+        self.tty = stream.isatty()
 
     def __call__(self, result: GameResult, summary: Summary) -> None:
         total = self.config.games
+        if not self.tty and summary.games % max(1, total // 10) and summary.games != total:
+            return  # not a terminal: a line every tenth of the run, no carriage returns
         width = 24
         filled = min(width, width * summary.games // max(1, total))
         est = summary.estimate
@@ -227,9 +230,12 @@ class Progress:
         )
         if summary.llr is not None:
             line += f" LLR {summary.llr:+.2f}"
-        self.stream.write(line + "   ")
+        if self.tty:
+            self.stream.write(line + "   ")
+            self.shown = True
+        else:
+            self.stream.write(line[1:] + "\n")
         self.stream.flush()
-        self.shown = True
 
     def done(self) -> None:
         if self.shown:

@@ -64,12 +64,18 @@ class Estimate:
 
 
 def mean_and_variance(samples: list[float]) -> tuple[float, float]:
-    """Mean and (population) variance of the samples; (0.5, 0) when there are none."""
+    """Mean and variance of the samples, the variance regularised by two pseudo-samples 0 and 1.
+
+    Without them a run of straight wins has no variance, so its interval
+    would be a point and the SPRT would never decide; with them the
+    variance of many samples is unchanged to within 1/n.
+    """
     n = len(samples)
     if n == 0:
-        return 0.5, 0.0
+        return 0.5, 0.25
     mean = sum(samples) / n
-    return mean, sum((x - mean) ** 2 for x in samples) / n
+    spread = sum((x - mean) ** 2 for x in samples) + mean**2 + (1.0 - mean) ** 2
+    return mean, spread / (n + 2)
 
 
 def estimate(samples: list[float]) -> Estimate:
@@ -140,7 +146,7 @@ class Sprt:
         """Log-likelihood ratio of H1 over H0 given the samples (0 until there is variance)."""
         n = len(samples)
         mean, var = mean_and_variance(samples)
-        if n < 2 or var <= 0.0:
+        if n < 2:
             return 0.0
         s0, s1 = score_of(self.elo0), score_of(self.elo1)
         return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)

@@ -45,7 +45,8 @@ def test_elo_and_score_are_inverse() -> None:
 def test_estimate_interval() -> None:
     est = estimate([1.0] * 75 + [0.0] * 25)
     assert est.score == 0.75
-    half = 1.959963984540054 * math.sqrt(0.75 * 0.25 / 100)
+    var = (100 * 0.75 * 0.25 + 0.75**2 + 0.25**2) / 102  # two pseudo-samples, 0 and 1
+    half = 1.959963984540054 * math.sqrt(var / 100)
     assert est.score_low == pytest.approx(0.75 - half)
     assert est.score_high == pytest.approx(0.75 + half)
     assert est.elo_low < est.elo < est.elo_high
@@ -76,9 +77,17 @@ def test_sprt_bounds_and_llr() -> None:
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
     samples = [1.0] * 60 + [0.0] * 40
     s0, s1 = score_of(0.0), score_of(10.0)
-    mean, var = 0.6, 0.24
+    mean, var = 0.6, (100 * 0.24 + 0.6**2 + 0.4**2) / 102
     assert sprt.llr(samples) == pytest.approx(100 * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
-    assert sprt.llr([1.0]) == 0.0  # no variance yet
+    assert sprt.llr([1.0]) == 0.0  # one sample decides nothing
+
+
+def test_straight_wins_decide_the_sprt() -> None:
+    """No variance in the samples must not stall the test (the pseudo-samples see to it)."""
+    assert Sprt(0.0, 50.0).state([1.0] * 20) == "H1"
+    assert Sprt(0.0, 50.0).state([0.0] * 20) == "H0"
+    est = estimate([1.0] * 20)
+    assert est.score == 1.0 and est.score_low < 0.95
 
 
 def test_sprt_decides_both_ways() -> None:
