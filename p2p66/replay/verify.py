@@ -16,6 +16,7 @@ record that carried it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,16 +117,16 @@ class Verification:
 
 def verify_file(path: Path | str) -> Verification:
     """Verify a replay file; never raises for bad content (an unreadable file is a verdict)."""
-    try:
-        replay = read_replay(path)
-    except ReplayFormatError as exc:
-        return unreadable(str(exc))
-    return verify_replay(replay)
+    return _verify(lambda: read_replay(path))
 
 
 def verify_bytes(data: bytes) -> Verification:
+    return _verify(lambda: parse_replay(data))
+
+
+def _verify(read: Callable[[], ReplayFile]) -> Verification:
     try:
-        replay = parse_replay(data)
+        replay = read()
     except ReplayFormatError as exc:
         return unreadable(str(exc))
     return verify_replay(replay)

@@ -96,21 +96,14 @@ def mutate(obj: Any, path: list[int], value: Any, drop: bool) -> Any:
     """Replace (or drop) the element of ``obj`` that ``path`` picks, level by level."""
     if not path or not isinstance(obj, dict | list) or not obj:
         return value
-    keys = list(obj) if isinstance(obj, dict) else list(range(len(obj)))
+    out: Any = dict(obj) if isinstance(obj, dict) else list(obj)
+    keys = list(out) if isinstance(out, dict) else list(range(len(out)))
     key = keys[path[0] % len(keys)]
-    if isinstance(obj, dict):
-        out = dict(obj)
-        if drop and len(path) == 1:
-            del out[key]
-        else:
-            out[key] = mutate(obj[key], path[1:], value, drop)
-        return out
-    items = list(obj)
     if drop and len(path) == 1:
-        del items[key]
+        del out[key]
     else:
-        items[key] = mutate(obj[key], path[1:], value, drop)
-    return items
+        out[key] = mutate(obj[key], path[1:], value, drop)
+    return out
 
 
 @FUZZ
