@@ -16,6 +16,7 @@ from typing import Annotated, Final
 
 import typer
 
+from p2p66.replay.compare import compare, same_game
 from p2p66.replay.export import export_json, export_text
 from p2p66.replay.report import REPORT_VERSION, Status
 from p2p66.replay.show import show_chunks
@@ -42,6 +43,12 @@ def verify_command(
 ) -> None:
     """Check replay files completely: framing, chain, signatures, shuffles, every move, scores."""
     results = [(path, verify_file(path)) for path in files]
+    pairs = [
+        (i, j, compare(results[i][1], results[j][1]))
+        for i in range(len(results))
+        for j in range(i + 1, len(results))
+        if same_game(results[i][1], results[j][1])
+    ]
     if as_json:
         typer.echo(
             _json(
@@ -49,12 +56,22 @@ def verify_command(
                     "format": FILES_FORMAT,
                     "version": REPORT_VERSION,
                     "reports": [{"file": str(path), **v.report.to_json()} for path, v in results],
+                    "same_game": [
+                        {
+                            "files": [str(results[i][0]), str(results[j][0])],
+                            "relation": c.relation,
+                            "record": c.record,
+                            "extra": c.extra,
+                        }
+                        for i, j, c in pairs
+                    ],
                 }
             )
         )
     else:
-        for path, v in results:
+        for k, (path, v) in enumerate(results):
             lines = v.report.summary_lines()
+            lines += [c.describe(str(results[j][0])) for i, j, c in pairs if i == k]
             typer.echo(f"{path}: {lines[0]}")
             for line in lines[1:]:
                 typer.echo(f"  {line}")

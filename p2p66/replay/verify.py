@@ -107,6 +107,7 @@ class Verification:
     report: Report
     machine: Machine
     logs: dict[int, HandLog]
+    records: tuple[Record, ...] = ()  # every record read from the file, bad ones included
 
     def table(self, number: int) -> HandTable | None:
         for table in self.machine.hands:
@@ -149,6 +150,7 @@ def verify_replay(replay: ReplayFile) -> Verification:
         build_report(run.machine, run.logs, len(replay.records), replay.version, problem),
         run.machine,
         run.logs,
+        replay.records,
     )
 
 

@@ -157,3 +157,20 @@ def test_export_unfinished_game(app: typer.Typer) -> None:
 def test_export_to_an_unwritable_place(app: typer.Typer, tmp_path: Path) -> None:
     code, _, err = invoke(app, "replay", "export", MATCH, "-o", str(tmp_path))
     assert code == 2 and "cannot write" in err
+
+
+def test_verify_compares_files_of_the_same_game(app: typer.Typer, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.p66"
+    copy.write_bytes((GOLDEN / "sixty-six-match.p66").read_bytes())
+    short = tmp_path / "short.p66"
+    short.write_bytes((GOLDEN / "sixty-six-match.p66").read_bytes()[:60000])
+    other = str(GOLDEN / "vu-match.p66")
+    code, out, _ = invoke(app, "verify", MATCH, str(copy), str(short), other)
+    assert code == 1  # the short copy ends inside a record
+    assert f"same game as {copy}: identical records" in out
+    assert f"same game as {short}, which holds 75 fewer records" in out
+    assert "vu-match.p66: valid" in out and out.count("same game as") == 3
+    forked = [str(INVALID / "illegal-move.p66"), str(INVALID / "dropped-record.p66")]
+    code, out, _ = invoke(app, "verify", "--json", *forked)
+    (pair,) = json.loads(out)["same_game"]
+    assert pair == {"files": forked, "relation": "forked", "record": 11, "extra": 0}
