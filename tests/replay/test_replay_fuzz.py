@@ -9,6 +9,7 @@ checks and the rules engine.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -18,10 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replaykit import REPLAYS, load_generator
 
+from p2p66.replay.export import export_json, export_text
 from p2p66.replay.fileio import PREAMBLE, ReplayFormatError, parse_replay
 from p2p66.replay.records import Record
 from p2p66.replay.report import Status
-from p2p66.replay.verify import verify_bytes, verify_records
+from p2p66.replay.show import show_chunks
+from p2p66.replay.verify import Verification, verify_bytes, verify_records
+from p2p66.ui.cards_text import TextStyle
 
 FUZZ = settings(
     max_examples=150,
@@ -42,13 +46,20 @@ def golden_records(name: str) -> tuple[Record, ...]:
     return parse_replay(golden(name)).records
 
 
-def check(data: bytes) -> None:
-    v = verify_bytes(data)
+def use(v: Verification) -> None:
+    """Everything built on a verification works on whatever it found."""
     assert v.report.exit_code in (0, 1, 2)
-    if v.report.status is Status.INVALID:
-        assert v.report.problem is not None
-    v.report.to_json()
+    assert (v.report.problem is not None) == (v.report.status is Status.INVALID)
+    json.dumps(v.report.to_json())
     v.report.summary_lines()
+    for seat in (None, 0, 1):
+        show_chunks(v, seat, TextStyle(ascii=True, color=False))
+    export_text(v)
+    json.dumps(export_json(v))
+
+
+def check(data: bytes) -> None:
+    use(verify_bytes(data))
 
 
 @FUZZ
@@ -130,7 +141,7 @@ def test_resigned_mutations_reach_the_judges(
     forged = gen.sign_as(record, data, gen.KEYS[record.author])
     cut = gen.rechain([*records[:index], forged, *records[index + 1 : index + 6]], index, gen.KEYS)
     v = verify_records(cut)
+    use(v)
     assert v.report.exit_code in (0, 1)
     if v.report.problem is not None:
         assert v.report.problem.record <= index + 5
-    v.report.to_json()
