@@ -26,7 +26,7 @@ from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine import EngineError, Match, deal_layout, new_hand
 from p2p66.engine.moves import EXCHANGE
 from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, parse_replay, read_replay
-from p2p66.replay.records import Chain, Record, RecordError
+from p2p66.replay.records import Record, RecordError
 from p2p66.replay.report import (
     Ending,
     HandSummary,
@@ -180,8 +180,6 @@ class _Run:
 
     def __init__(self) -> None:
         self.machine = Machine()
-        self.chain = Chain()
-        self.accepted: list[Record] = []
         self.logs: dict[int, HandLog] = {}
 
     def feed(self, index: int, record: Record) -> Problem | None:
@@ -193,8 +191,6 @@ class _Run:
             events = self.machine.receive(record)
         except ProtocolError as exc:
             return self._problem(index, record, exc, hand)
-        self.chain.advance(record)
-        self.accepted.append(record)
         if hand is not None:
             log = self.logs.setdefault(hand.number, HandLog(hand.number))
             log.records.append(index)
@@ -204,11 +200,12 @@ class _Run:
 
     def _chain_problem(self, index: int, record: Record) -> Problem | None:
         try:
-            self.chain.check_next(record)
+            self.machine.chain.check_next(record)  # the machine's own check, to classify
         except RecordError as exc:
             where = f"record {index} (sequence number {record.seq}, by seat {record.author})"
-            if record.seq < len(self.accepted):
-                earlier = self.accepted[record.seq]
+            accepted = self.machine.records
+            if record.seq < len(accepted):
+                earlier = accepted[record.seq]
                 if earlier == record:
                     return Problem(
                         index,
