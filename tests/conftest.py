@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 HOST_ADDRESS = "10.66.0.1"
 JOINER_ADDRESS = "10.66.0.2"
@@ -59,3 +60,10 @@ def namespaces() -> Iterator[tuple[str, str]]:
     finally:
         for ns in created:
             _ip("netns", "del", ns)
+
+
+# Hypothesis: deterministic, and no health-check failures when CI shares the machine.
+settings.register_profile(
+    "p2p66", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("p2p66")

@@ -23,11 +23,13 @@ async def memory_channel_pair(
     host_peers: KnownPeers | None = None,
     joiner_peers: KnownPeers | None = None,
     config: ChannelConfig = DEFAULT_CONFIG,
+    joiner_config: ChannelConfig | None = None,
 ) -> tuple[SecureChannel, SecureChannel]:
     """``(host_channel, joiner_channel)``, connected and authenticated, in this process.
 
     Identities default to fresh ones named "host" and "joiner"; pass
-    ``KnownPeers`` to exercise pinning too.
+    ``KnownPeers`` to exercise pinning too; ``joiner_config`` (default: ``config``)
+    lets the two ends differ, e.g. only one of them watching for silence.
     """
     host_id = host if host is not None else Identity.generate("host")
     joiner_id = joiner if joiner is not None else Identity.generate("joiner")
@@ -49,7 +51,7 @@ async def memory_channel_pair(
                 joiner_id,
                 words=words,
                 known_peers=joiner_peers,
-                config=config,
+                config=joiner_config or config,
             )
         )
     return host_task.result(), joiner_task.result()

@@ -151,9 +151,10 @@ def test_heartbeats_measure_latency_and_keep_a_quiet_channel_alive() -> None:
 @pytest.mark.timeout(10)
 def test_silent_peer_times_out() -> None:
     config = ChannelConfig(heartbeat_interval=None, idle_timeout=0.2)
+    patient = ChannelConfig(heartbeat_interval=None, idle_timeout=None)
 
     async def main() -> None:
-        host, joiner = await memory_channel_pair(config=config)
+        host, joiner = await memory_channel_pair(config=config, joiner_config=patient)
         loop = asyncio.get_running_loop()
         start = loop.time()
         with pytest.raises(PeerTimeout, match="nothing heard from joiner"):
