@@ -793,7 +793,7 @@ def _play_cheats(base: Base, moves: list[tuple[int, int, int]]) -> list[Invalid]
         Invalid(
             "card-never-dealt",
             f"{NAMES[cheat].title()} leads a card that was dealt to the opponent, opening its "
-            "position with his own key.",
+            "position with its own key.",
             file_bytes([*recs[:index], stolen]),
             1,
             "not-your-card",
@@ -972,7 +972,7 @@ def _planted_point(proofs: Base) -> Invalid:
     cheated = sign_as(recs[index], {**body, "data": data}, KEYS[cheat])
     return Invalid(
         "planted-point",
-        "Proofs on: the dealer puts twice the point of one card beside it in his shuffled "
+        "Proofs on: the dealer puts twice the point of one card beside it in its shuffled "
         "deck, to track that card; the shuffle proof fails at once.",
         file_bytes([*recs[:index], cheated]),
         1,
