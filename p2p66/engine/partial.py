@@ -57,6 +57,7 @@ class PartialHand:
         self.known: list[int | None] = [None] * options.deck_size
         self.moves: list[int] = []
         self._all = deck_ids(options.deck_size)
+        self._cache: tuple[tuple[int, ...], int, HandState] | None = None
 
     def learn(self, position: int, card: int) -> None:
         """Record that deck ``position`` holds ``card``; KnowledgeConflict if impossible."""
@@ -161,7 +162,20 @@ class PartialHand:
         return [c for c in deck if c is not None]
 
     def _replay(self, deck: list[int]) -> HandState:
-        s = new_hand(self.options, deck, self.dealer)
-        for code in self.moves:
-            s.apply_code_unchecked(code)
-        return s
+        """The state after every move on ``deck`` (a fresh copy; the last one is cached).
+
+        Moves only ever get appended, so a cached replay on the same deck is
+        extended by the new moves instead of replaying the hand from its start.
+        """
+        key = tuple(deck)
+        cached = self._cache
+        if cached is not None and cached[0] == key and cached[1] <= len(self.moves):
+            s = cached[2].copy()
+            for code in self.moves[cached[1] :]:
+                s.apply_code_unchecked(code)
+        else:
+            s = new_hand(self.options, deck, self.dealer)
+            for code in self.moves:
+                s.apply_code_unchecked(code)
+        self._cache = (key, len(self.moves), s)
+        return s.copy()

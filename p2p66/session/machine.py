@@ -36,7 +36,7 @@ from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_payload
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.engine import EngineError, Match, RuleOptions
-from p2p66.engine.moves import parse_move_code
+from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
 from p2p66.replay.records import Chain, Record, RecordError
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
@@ -330,9 +330,11 @@ class Machine:
         elif isinstance(body, msg.Move):
             try:
                 code = parse_move_code(body.move)
+                if MOVE_NOTATION[code] != body.move:
+                    raise EngineError("not canonical")
             except EngineError:
                 raise RemoteProtocolError(
-                    f"player {author} sent an unreadable move {body.move!r}", author
+                    f"player {author} sent {body.move!r}, not a move in canonical notation", author
                 ) from None
             payload = self._keys_payload(author, body.data)
             hand.apply_move(author, code, payload, apply)
