@@ -304,14 +304,14 @@ GOLDEN_GAMES = (
             "declare-false",
             "last-trick",
         ),
-        Game(SIXTY_SIX, 6, (Policy(close_at=45, false_declare_at=60), Policy(close_at=55))),
+        Game(SIXTY_SIX, 16, (Policy(close_at=45, false_declare_at=60), Policy(close_at=55))),
     ),
     Golden(
         "schnapsen-match",
         "A whole Schnapsen match: the jack exchange, marriages after closing, "
         "the last trick winning the hand.",
         ("exchange-J", "marriage-when-closed", "close-succeeded", "last-trick", "declare-true"),
-        Game(SCHNAPSEN, 17, (EAGER, Policy(false_declare_at=55))),
+        Game(SCHNAPSEN, 50, (EAGER, Policy(false_declare_at=55))),
     ),
     Golden(
         "vu-match",
@@ -339,7 +339,7 @@ GOLDEN_GAMES = (
                 marriage_needs_trick="forbidden",
                 match_target=3,
             ),
-            67,
+            235,
         ),
     ),
     Golden(

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+import msgpack
+
 from p2p66 import __version__
 from p2p66.crypto.coinflip import coin_commitment, coin_result
 from p2p66.crypto.config import HandConfig
@@ -229,15 +231,16 @@ class Machine:
         return [ev.RulesProposed(options, body.soundness, body.move_seconds)]
 
     def coin_context(self) -> bytes:
-        """Binds the coin flip (so the session id) to both identities and the rules."""
+        """Binds the coin flip (so the session id) to both identities and everything proposed."""
         assert self.options is not None
-        opts = repr(sorted(self.options.to_dict().items())).encode()
+        opts = msgpack.packb(dict(sorted(self.options.to_dict().items())))
         return hashlib.sha256(
             b"p2p66/session-context/v1"
             + self.keys[0]
             + self.keys[1]
             + opts
             + self.soundness.to_bytes(2, "big")
+            + self.move_seconds.to_bytes(4, "big")
         ).digest()
 
     def _coin(self, author: int, body: msg.CoinCommit | msg.CoinReveal) -> list[ev.Event]:
