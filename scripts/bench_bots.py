@@ -61,7 +61,7 @@ def section(
         f"{elo_of(est.score_high):+.0f}]; forfeits {s.forfeits[0]}-{s.forfeits[1]}"
     )
     print(
-        f"   {a}: about {1000 * think_a / max(1.0, moves_a):.1f} ms per move on average, "
+        f"   {a}: about {1000 * think_a / max(1.0, moves_a):.2f} ms per move on average, "
         f"longest move {1000 * longest:.0f} ms (wall clock); {seconds:.0f} s in all"
     )
     sys.stdout.flush()

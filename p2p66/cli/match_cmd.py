@@ -72,7 +72,8 @@ def match(
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate")] = 0.05,
     replays: Annotated[
-        Path | None, typer.Option(help="Write every game's deals and moves as JSON here")
+        Path | None,
+        typer.Option(help="Write every game's replay here (JSON; signed .p66 over loopback)"),
     ] = None,
     transport: Annotated[
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")

@@ -51,6 +51,7 @@ class GameSpec:
     first_dealer: int = 0
     time: TimeControl = TimeControl()
     record_replay: bool = False
+    replay_dir: str | None = None  # loopback games write their signed replay files here
 
 
 class _Forfeited(Exception):

@@ -9,7 +9,8 @@ each seat, by asking its bot, and measures the time.
 Differences from ``inproc``: the deck comes from the peers' joint shuffle
 (seeded by the run seed and game number, so runs are still reproducible),
 which means the two games of a duplicate pair swap seats but do not share
-cards.
+cards. With ``--replays DIR`` each game's signed replay (seat 0's copy)
+is written there as ``game-NNNNNN.p66``, verifiable with ``p2p66 verify``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import hashlib
 import random
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from p2p66.bots.api import Bot, BotFault, PublicMove, Turn, as_action
 from p2p66.engine.moves import MOVES
@@ -27,6 +29,7 @@ from p2p66.engine.view import PlayerView
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
+from p2p66.replay.fileio import ReplayWriter
 from p2p66.runner.game import GameSpec
 from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
 from p2p66.session import events as ev
@@ -167,10 +170,12 @@ def _hand_ends(seat: int, bot: Bot, peer: Peer) -> Callable[[ev.Event], None]:
 async def _run_peers(
     spec: GameSpec, seats: list[Bot], peers: list[Peer], ids: list[Identity], clock: _Clock
 ) -> None:
+    writer = _replay_writer(spec)
     games = [
         LiveGame(
             peers[s],
             _decider(spec, s, seats[s], peers[s], clock),
+            writer=writer if s == 0 else None,
             on_event=_hand_ends(s, seats[s], peers[s]),
         )
         for s in (0, 1)
@@ -210,3 +215,14 @@ async def _run_peers(
                 with contextlib.suppress(Exception):
                     await game.channel.aclose("bot match stopped")
         await listener.aclose()
+        if writer is not None:
+            writer.close()
+
+
+def _replay_writer(spec: GameSpec) -> ReplayWriter | None:
+    """The signed replay of the game (seat 0's copy), as ``p2p66 verify`` reads it."""
+    if spec.replay_dir is None:
+        return None
+    path = Path(spec.replay_dir) / f"game-{spec.game:06d}.p66"
+    path.unlink(missing_ok=True)
+    return ReplayWriter(path, fsync=False)

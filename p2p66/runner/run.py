@@ -60,6 +60,7 @@ class RunConfig:
             first_dealer=0,
             time=self.time,
             record_replay=self.replay_dir is not None,
+            replay_dir=self.replay_dir,
         )
 
     def identity(self) -> dict[str, Any]:

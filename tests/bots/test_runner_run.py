@@ -13,10 +13,11 @@ from p2p66.bots.random_bot import RandomBot
 from p2p66.engine import preset
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.state import new_hand
+from p2p66.replay.verify import verify_file
 from p2p66.runner.deals import bot_seed, deal_deck
 from p2p66.runner.game import GameSpec, TimeControl, play_game
 from p2p66.runner.records import GameResult, ResultsFileError
-from p2p66.runner.run import RunConfig, open_results, read_results, run
+from p2p66.runner.run import RunConfig, one_hand, open_results, read_results, run
 from p2p66.runner.stats import Sprt
 from p2p66.runner.transport import TransportUnavailable, get_transport
 
@@ -191,12 +192,16 @@ def test_unknown_transport() -> None:
 
 
 @pytest.mark.timeout(60)
-def test_loopback_plays_real_peers_and_forfeits_faults() -> None:
+def test_loopback_plays_real_peers_and_forfeits_faults(tmp_path: Path) -> None:
     transport = get_transport("loopback")
-    spec = GameSpec(0, 0, 1, 4, RULES, mode="hands", time=TimeControl(1.0, 0.5))
-    result = transport.play(spec, RandomBot(1), RandomBot(2))
+    spec = GameSpec(0, 0, 1, 4, one_hand(RULES), mode="hands", time=TimeControl(1.0, 0.5))
+    recorded = GameSpec(3, 1, 1, 4, one_hand(RULES), mode="hands", replay_dir=str(tmp_path))
+    result = transport.play(recorded, RandomBot(1), RandomBot(2))
     assert result.forfeit is None and result.hands >= 1 and result.moves > 0
     assert result.winner is not None
+    verdict = verify_file(tmp_path / "game-000003.p66").report
+    assert verdict.exit_code == 0, verdict.problem
+    assert sum(verdict.game_points) == sum(result.points)
     for bot, kind in ((Crashing(), "crash"), (Illegal(), "illegal")):
         result = transport.play(spec, bot, RandomBot(2))
         assert result.forfeit is not None
