@@ -18,7 +18,7 @@ from math import comb
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.heuristics import keep_value as heuristic_keep
 from p2p66.bots.knowledge import Knowledge, knowledge_of
-from p2p66.bots.tricks import beats, bits
+from p2p66.bots.tricks import beats
 from p2p66.engine.cards import CARD_POINTS, QUEEN, SUIT_MASKS
 from p2p66.engine.moves import CLOSE, DECLARE, DRAW, EXCHANGE, MARRY_BASE, MOVES, PASS, Move
 from p2p66.engine.state import Phase
@@ -244,4 +244,4 @@ def strict_lead(view: PlayerView, know: Knowledge, cards: list[int]) -> int:
     return min(side, key=lambda c: (CARD_POINTS[c] + keep_value(c, view, know) * 0.2, c))
 
 
-__all__ = ["ExpertBot", "bits", "decide"]
+__all__ = ["ExpertBot", "decide"]

@@ -25,7 +25,7 @@ from typing import Any
 from p2p66.bots.api import Bot, BotError, Turn
 from p2p66.bots.knowledge import public_tricks
 from p2p66.bots.tricks import bits
-from p2p66.engine.cards import CARD_CODES, JACK, KING, QUEEN, deck_ids, mask_of
+from p2p66.engine.cards import JACK, KING, QUEEN, deck_ids, mask_of
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVES, Move
 from p2p66.engine.options import PRESETS, RuleOptions
 from p2p66.engine.state import Phase
@@ -278,4 +278,4 @@ def _trick_winner(lead: int, follow: int, trump: int, leader: int) -> int:
     return 1 - leader if follow // 6 == trump else leader
 
 
-__all__ = ["CARD_CODES", "VU_BOTS", "VuBot", "make_vu_bot", "reconstruct_deck", "vu_available"]
+__all__ = ["VU_BOTS", "VuBot", "make_vu_bot", "reconstruct_deck", "vu_available"]
