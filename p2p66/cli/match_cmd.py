@@ -108,12 +108,12 @@ def match(
     previous: list[GameResult] = []
     handle: IO[str] | None = None
     try:
+        if resume and (out is None or to_stdout):
+            raise ResultsFileError("--resume needs --out FILE: the results to continue")
         if to_stdout:
             handle = sys.stdout
         elif out is not None:
             handle, previous = open_results(out, config, resume)
-        elif resume:
-            raise ResultsFileError("--resume needs --out FILE: the results to continue")
     except (ResultsFileError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

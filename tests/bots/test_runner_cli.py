@@ -56,6 +56,8 @@ def test_match_resume_continues(app: typer.Typer, tmp_path: Path) -> None:
     assert len(out.read_text().splitlines()) == 9
     code, text = invoke(app, *args, "--matches", "8")
     assert code == 2 and "--resume" in text
+    code, text = invoke(app, "match", "random", "random", "--resume", "--out", "-")
+    assert code == 2 and "needs --out FILE" in text
 
 
 def test_match_hands_sprt_and_stdout(app: typer.Typer) -> None:
