@@ -186,7 +186,11 @@ def preset_name(options: RuleOptions) -> str | None:
     return None
 
 
+def base_preset(options: RuleOptions) -> str | None:
+    """The preset these options are, apart from the match target (bot matches shorten it)."""
+    return preset_name(replace(options, match_target=7))
+
+
 def preset_label(options: RuleOptions) -> str:
-    """A short name for people and file names: the preset, whatever the match target."""
-    name = preset_name(replace(options, match_target=7))
-    return name if name is not None else "custom"
+    """A short name for people and file names: the base preset, or "custom"."""
+    return base_preset(options) or "custom"

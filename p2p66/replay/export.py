@@ -16,7 +16,8 @@ from typing import Any, Final
 from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.moves import MOVE_NOTATION
-from p2p66.replay.report import Ending, Report, base_preset, result_json
+from p2p66.engine.options import base_preset
+from p2p66.replay.report import Ending, Report, result_json
 from p2p66.replay.story import HandStory, hand_stories
 from p2p66.replay.verify import Verification
 

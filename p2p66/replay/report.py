@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from p2p66.engine import HandResult, Marriage, RuleOptions, preset_name
+from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
+from p2p66.engine.options import base_preset
 from p2p66.net.identity import fingerprint
 
 REPORT_FORMAT: Final = "p2p66-verify-report"
@@ -253,11 +254,6 @@ class Report:
         if self.problem is not None and self.problem.record > 0:
             lines.append(f"records 0-{self.problem.record - 1} are valid")
         return lines
-
-
-def base_preset(options: RuleOptions) -> str | None:
-    """The preset these options are, apart from the match target (bot matches shorten it)."""
-    return preset_name(options.with_options(match_target=7))
 
 
 def hand_line(h: HandSummary, names: tuple[str, str], note: str = "unfinished") -> str:

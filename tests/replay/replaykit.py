@@ -9,7 +9,8 @@ from types import ModuleType
 
 from p2p66.engine import HowEnded
 from p2p66.engine.moves import CLOSE, EXCHANGE, MARRY_BASE
-from p2p66.replay.report import Ending, Status, base_preset
+from p2p66.engine.options import base_preset
+from p2p66.replay.report import Ending, Status
 from p2p66.replay.story import hand_stories
 from p2p66.replay.verify import Verification
 
