@@ -26,7 +26,7 @@ import typer
 
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
-from p2p66.engine.options import preset_label
+from p2p66.engine.options import base_preset, preset_label
 from p2p66.live.game import LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
@@ -73,7 +73,7 @@ def _say(text: str) -> None:
 
 
 def describe_rules(options: RuleOptions, soundness: int) -> str:
-    name = preset_name(options)
+    name = base_preset(options)
     proofs = f"proofs at 2^-{soundness}" if soundness else "proofs off"
     head = f"preset {name}" if name else "custom rules"
     return f"{head}, match to {options.match_target}, {proofs}"
@@ -145,9 +145,12 @@ async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Pa
         if isinstance(event, ev.MatchStarted) and m.options is not None:
             bot = make_table_bot(bot_spec, seat.seed, m.options)
         elif isinstance(event, ev.HandEnded):
-            _say(f"hand {event.number}: {event.result.describe()}; match {event.game_points}")
+            names = (m.names[0], m.names[1])
+            a, b = event.game_points
+            _say(f"hand {event.number}: {event.result.describe(names)}; match {a}-{b}")
         elif isinstance(event, ev.MatchEnded):
-            _say(f"match over: player {event.winner} wins {event.game_points}")
+            a, b = event.game_points
+            _say(f"match over: {m.names[event.winner]} wins {a}-{b}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
 
