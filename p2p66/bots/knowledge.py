@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 
 from p2p66.bots.api import Turn
-from p2p66.bots.tricks import bits
 from p2p66.engine.cards import SUIT_MASKS, deck_ids, mask_of
+from p2p66.engine.cards import ids_of as bits
 from p2p66.engine.determinize import determinize
 from p2p66.engine.moves import CLOSE, DRAW, MARRY_BASE
 from p2p66.engine.state import HandState

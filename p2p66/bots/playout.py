@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import Final
 
 from p2p66.bots.heuristics import keep_value
-from p2p66.bots.tricks import strict_allowed
 from p2p66.engine.cards import CARD_POINTS, SUIT_MASKS
 from p2p66.engine.moves import DECLARE, DRAW, EXCHANGE, MARRY_BASE, PASS
-from p2p66.engine.state import HandState, Phase
+from p2p66.engine.state import HandState, Phase, strict_allowed
 
 _ALL: Final = (1 << 24) - 1
 

@@ -20,21 +20,3 @@ def higher_in_suit(card: int, mask: int) -> int:
 def is_master(card: int, others: int) -> bool:
     """No card of ``others`` (cards still out against us) is higher in the same suit."""
     return not higher_in_suit(card, others)
-
-
-def bits(mask: int) -> list[int]:
-    """Card ids in a mask, increasing."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def strict_allowed(hand: int, lead: int, trump: int) -> int:
-    """Ruling 8: follow suit (higher if possible), else trump, else anything."""
-    same = hand & SUIT_MASKS[lead // 6]
-    if same:
-        return same & ((1 << lead) - 1) or same
-    return hand & SUIT_MASKS[trump] or hand

@@ -24,8 +24,8 @@ from typing import Any
 
 from p2p66.bots.api import Bot, BotError, Turn
 from p2p66.bots.knowledge import public_tricks
-from p2p66.bots.tricks import bits
 from p2p66.engine.cards import JACK, KING, QUEEN, deck_ids, mask_of
+from p2p66.engine.cards import ids_of as bits
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVES, Move
 from p2p66.engine.options import PRESETS, RuleOptions
 from p2p66.engine.state import Phase

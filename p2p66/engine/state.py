@@ -264,14 +264,7 @@ class HandState:
         return [MOVES[c] for c in self.legal_codes()]
 
     def _strict_allowed(self, hand: int) -> int:
-        """Ruling 8: follow suit (higher if possible), else trump, else anything."""
-        lead = self.lead_card
-        same = hand & SUIT_MASKS[lead // 6]
-        if same:
-            higher = same & ((1 << lead) - 1)
-            return higher or same
-        trumps = hand & SUIT_MASKS[self.trump_suit]
-        return trumps or hand
+        return strict_allowed(hand, self.lead_card, self.trump_suit)
 
     def _marriages_allowed(self, seat: int) -> bool:
         opts = self.options
@@ -548,6 +541,14 @@ class HandState:
             f"hands={[CARD_CODES[c] for c in ids_of(self.hands[0])]}/"
             f"{[CARD_CODES[c] for c in ids_of(self.hands[1])]}, score={self.score})"
         )
+
+
+def strict_allowed(hand: int, lead: int, trump_suit: int) -> int:
+    """Ruling 8 as a card mask: follow suit (higher if possible), else trump, else anything."""
+    same = hand & SUIT_MASKS[lead // 6]
+    if same:
+        return same & ((1 << lead) - 1) or same
+    return hand & SUIT_MASKS[trump_suit] or hand
 
 
 def _code_of(move: Move | str | int) -> int:
