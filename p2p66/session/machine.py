@@ -27,7 +27,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 
@@ -74,19 +74,19 @@ class Expectation:
     what: str
 
 
-class LocalSide:
+class LocalSide(Protocol):
     """A peer's private side of each hand: its mental-poker party (see ``peer.py``)."""
 
     seat: int
 
     def begin_hand(self, config: HandConfig) -> None:
-        raise NotImplementedError
+        """A new hand starts: make this seat's party for it."""
 
     def apply_remote(self, payloads: Sequence[HandPayload]) -> None:
-        raise NotImplementedError
+        """Check and apply the other player's flight with our party (raises on cheating)."""
 
     def known_cards(self) -> dict[int, int]:
-        raise NotImplementedError
+        """Every position whose card we know: our own and the public ones."""
 
 
 COIN_ORDER = (("commit", 0), ("commit", 1), ("reveal", 1), ("reveal", 0))

@@ -28,7 +28,7 @@ from p2p66.replay.records import Record, RecordError, make_record
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from p2p66.session.machine import LocalSide, Machine, Stage, software
+from p2p66.session.machine import Machine, Stage, software
 
 RulesPolicy = Callable[[RuleOptions, int], str | None]
 """Joiner's answer to proposed rules: None to accept, or the reason to refuse."""
@@ -47,7 +47,7 @@ class Signer:
     sign: Callable[[bytes], bytes]
 
 
-class Peer(LocalSide):
+class Peer:
     """The session for one seat: 0 hosts (proposes the rules), 1 joins."""
 
     def __init__(
