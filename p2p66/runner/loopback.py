@@ -23,29 +23,21 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from p2p66.bots.api import Bot, BotFault, PublicMove, Turn, as_action
-from p2p66.engine.moves import MOVES
+from p2p66.bots.api import Bot, BotFault, as_action
 from p2p66.engine.view import PlayerView
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
 from p2p66.replay.fileio import ReplayWriter
-from p2p66.runner.game import GameSpec
-from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
+from p2p66.runner.game import GameSpec, _Forfeited
+from p2p66.runner.records import FAULT_KINDS, Forfeit, GameResult, Side
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
+from p2p66.ui.bots import turn_for
 
 SOUNDNESS = 16
 """Shuffle-proof bits for bot matches: cheating bots are not the point here, speed is."""
 JOIN_TIMEOUT = 30.0
-
-
-class _Forfeited(Exception):
-    def __init__(self, seat: int, kind: FaultKind, detail: str) -> None:
-        super().__init__(detail)
-        self.seat = seat
-        self.kind = kind
-        self.detail = detail
 
 
 def play_over_loopback(
@@ -125,15 +117,7 @@ Decider = Callable[[PlayerView], Awaitable[int]]
 
 def _decider(spec: GameSpec, seat: int, bot: Bot, peer: Peer, clock: _Clock) -> Decider:
     async def decide(view: PlayerView) -> int:
-        context = context_of(peer)
-        turn = Turn(
-            view=view,
-            moves=tuple(PublicMove(s, MOVES[c]) for s, c in context.moves),
-            first_trump=context.first_trump,
-            hand_number=context.hand_number,
-            match_points=context.match_points,
-            time_limit=spec.time.per_move,
-        )
+        turn = turn_for(view, context_of(peer), spec.time.per_move)
         t0 = time.perf_counter()
         try:
             action = as_action(await asyncio.to_thread(bot.choose, turn))

@@ -21,7 +21,7 @@ from p2p66.engine.cards import Card
 from p2p66.engine.moves import MOVES
 
 if TYPE_CHECKING:
-    from p2p66.bots.api import Bot
+    from p2p66.bots.api import Bot, Turn
 
 
 class UnknownBotError(ValueError):
@@ -89,6 +89,20 @@ def _fallback(name: str, seed: int) -> TableBot | None:
     return None
 
 
+def turn_for(view: PlayerView, context: BotContext, time_limit: float | None = None) -> Turn:
+    """The ``p2p66.bots`` turn for a view and the table's public record."""
+    from p2p66.bots.api import PublicMove, Turn
+
+    return Turn(
+        view=view,
+        moves=tuple(PublicMove(seat, MOVES[code]) for seat, code in context.moves),
+        first_trump=context.first_trump,
+        hand_number=context.hand_number,
+        match_points=context.match_points,
+        time_limit=time_limit,
+    )
+
+
 class _PackageBot:
     """A ``p2p66.bots.Bot`` behind the ``TableBot`` interface."""
 
@@ -97,17 +111,10 @@ class _PackageBot:
         self._name = name
 
     def choose(self, view: PlayerView, context: BotContext) -> int:
-        from p2p66.bots.api import PublicMove, Turn, as_action
+        from p2p66.bots.api import as_action
 
-        turn = Turn(
-            view=view,
-            moves=tuple(PublicMove(seat, MOVES[code]) for seat, code in context.moves),
-            first_trump=context.first_trump,
-            hand_number=context.hand_number,
-            match_points=context.match_points,
-        )
         try:
-            return as_action(self._bot.choose(turn)).move.code
+            return as_action(self._bot.choose(turn_for(view, context))).move.code
         except Exception as exc:  # a bot's crash is reported, whatever it was
             raise BotMoveError(f"bot {self._name} failed: {exc}") from exc
 
