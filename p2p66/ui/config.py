@@ -37,7 +37,7 @@ class Config:
 
     name: str = "Player"
     preset: str = "sixty-six"
-    bot: str = "random"
+    bot: str = "expert"
     color: ColorMode = "auto"
     ascii: bool = False
 
