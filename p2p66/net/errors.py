@@ -147,8 +147,9 @@ class PeerKeyChanged(AuthenticationError):
             f"{new_fingerprint}, but {name!r} was pinned to {old_fingerprint} on first "
             "contact. It may be someone else using that name or someone in the middle of "
             "the connection, or the same person on a new installation. Refusing to connect. "
-            f"If you are sure the new key is theirs, remove the pin: delete the {name!r} "
-            f"entry from {path} and connect again with a join code."
+            f"If you are sure the new key is theirs, remove the pin with "
+            f"`p2p66 peers forget {name}` (or delete its entry from {path}) and connect "
+            "again with a join code."
         )
         self.name = name
         self.old_fingerprint = old_fingerprint
