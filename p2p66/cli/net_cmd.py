@@ -7,6 +7,7 @@ and accepts or refuses them. Either seat can be played by a built-in bot
 (``--bot NAME``); otherwise the terminal UI opens. Exit codes: 0 the match
 was played to its end; 3 the connection could not be made or was lost;
 4 the other player broke the protocol or cheated; 5 the rules were refused;
+6 the replay could not be written (e.g. a full disk; what was written is kept);
 2 bad command-line input.
 """
 
@@ -53,7 +54,7 @@ from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import load_config, use_color
 from p2p66.ui.launch import run_ui
 
-EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED = 0, 2, 3, 4, 5
+EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,8 @@ async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Pa
     except LiveGameError as exc:
         _say(f"match stopped ({exc.kind}): {exc}")
         _say(f"replay so far: {path}")
+        if exc.kind == "replay":
+            return EXIT_REPLAY
         return EXIT_CHEAT if exc.kind in ("cheating", "protocol", "diverged") else EXIT_NETWORK
     finally:
         if bot is not None:

@@ -26,7 +26,7 @@ import msgpack
 from p2p66.engine import PlayerView, RuleOptions
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import NetworkError, PeerClosed, TransportError
-from p2p66.replay.fileio import ReplayWriter
+from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.replay.records import GENESIS, Record, RecordError
 from p2p66.session import events as ev
 from p2p66.session.errors import ProtocolError, RemoteProtocolError
@@ -108,6 +108,9 @@ class LiveGame:
                     await self._our_move()
                 else:
                     await self._their_record()
+            except ReplayWriteError as exc:
+                self._close()
+                raise LiveGameError("replay", f"{exc}; the match stops here", None) from exc
             except PeerClosed as exc:
                 raise LiveGameError("closed", f"the other player left: {exc}", None) from exc
             except (NetworkError, ConnectionError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -294,3 +295,48 @@ def test_wrong_join_code_fails_cleanly(tmp_path: Path) -> None:
     assert joined.returncode == 3
     assert "cannot join" in joined.stderr
     assert host.returncode == 3 and "nobody joined" in host_err
+
+
+@pytest.mark.timeout(30)
+def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> None:
+    from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
+
+    class FullAfter(ReplayWriter):
+        """A replay writer whose disk fills up after a few records."""
+
+        def append(self, record: Record) -> None:
+            if len(self.records) >= 5:
+                raise ReplayWriteError(28, "the disk is full: cannot write the replay")
+            super().append(record)
+
+    async def main() -> LiveGameError:
+        alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
+        listener = await Listener.open(
+            alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=FAST
+        )
+        options = preset("sixty-six")
+        host = Peer(0, signer_of(alice), options=options, soundness=0, rng=seeded_rng(3, 0))
+        guest = Peer(1, signer_of(bob), rng=seeded_rng(3, 1))
+        bots = (make_table_bot("random", 1, options), make_table_bot("random", 2, options))
+        writer = FullAfter(tmp_path / "full.p66", fsync=False)
+        host_game = LiveGame(host, bot_decider(host, bots[0]), writer=writer)
+        guest_game = LiveGame(guest, bot_decider(guest, bots[1]))
+
+        async def run_guest() -> None:
+            with contextlib.suppress(LiveGameError):
+                await guest_game.run(await join(listener.join_code("127.0.0.1"), bob, config=FAST))
+
+        task = asyncio.create_task(run_guest())
+        try:
+            await host_game.run(await listener.accept(timeout=10))
+        except LiveGameError as exc:
+            return exc
+        finally:
+            await asyncio.wait_for(task, 10)
+            listener.close()
+            writer.close()
+        raise AssertionError("the full disk went unnoticed")
+
+    exc = asyncio.run(main())
+    assert exc.kind == "replay" and "disk is full" in str(exc)
+    assert len(read_replay(tmp_path / "full.p66").records) == 5
