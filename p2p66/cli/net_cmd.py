@@ -18,10 +18,10 @@ import contextlib
 import os
 import random
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -45,7 +45,7 @@ from p2p66.net import (
 )
 from p2p66.net.channel import SecureChannel
 from p2p66.net.discovery import local_addresses
-from p2p66.net.identity import load_or_create_identity
+from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
@@ -186,6 +186,15 @@ async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Pa
     return EXIT_OK
 
 
+def _guarded(main: Coroutine[Any, Any, int]) -> int:
+    """Run a host/join coroutine; a home directory we cannot use is a clear error, not a crash."""
+    try:
+        return asyncio.run(main)
+    except (OSError, IdentityError) as exc:
+        _say(f"p2p66: cannot use the p2p66 home ({home_dir()}): {exc}")
+        return EXIT_REPLAY
+
+
 def _options(preset_text: str, target: int | None) -> RuleOptions:
     try:
         options = preset(preset_text)
@@ -236,8 +245,7 @@ def register(app: typer.Typer) -> None:
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         listen = Listen(port, bind, lan, accept_timeout, move_time)
-        code = asyncio.run(_host(options, soundness, listen, seat, name))
-        raise typer.Exit(code)
+        raise typer.Exit(_guarded(_host(options, soundness, listen, seat, name)))
 
     @app.command("join")
     def join_command(
@@ -261,8 +269,7 @@ def register(app: typer.Typer) -> None:
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
-        result = asyncio.run(_join(code, seat, name, accept=accept, rematch=rematch))
-        raise typer.Exit(result)
+        raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
 
 
 def _seed(seed: int | None) -> int:

@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from p2p66.engine import RuleOptionError, preset
+from p2p66.net.identity import IdentityError, home_dir
 from p2p66.ui.bots import UnknownBotError, check_bot_spec
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import ConfigError, load_config, use_color
@@ -84,7 +85,11 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=ascii_suits or config.ascii, color=color)
-        asyncio.run(play(settings, table_factory, style, plain=plain))
+        try:
+            asyncio.run(play(settings, table_factory, style, plain=plain))
+        except (OSError, IdentityError) as exc:
+            typer.echo(f"p2p66: cannot use the p2p66 home ({home_dir()}): {exc}", err=True)
+            raise typer.Exit(6) from None
 
 
 def main() -> None:

@@ -23,3 +23,12 @@ def test_list_and_forget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert KnownPeers.load().key_of("bob") is None
     missing = runner.invoke(app, ["peers", "forget", "bob"])
     assert missing.exit_code == 1 and "no pinned peer named 'bob'" in missing.stderr
+
+
+def test_an_unusable_home_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("P2P66_HOME", "/proc/no-such-dir/p2p66")
+    runner = CliRunner()
+    for args in (["play", "--plain"], ["host", "--port", "0", "--bot", "random"]):
+        result = runner.invoke(app, args, input="")
+        assert result.exit_code == 6, result.output
+        assert "cannot use the p2p66 home" in result.stderr
