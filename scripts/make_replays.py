@@ -51,12 +51,12 @@ from p2p66.engine.moves import (
     parse_move_code,
 )
 from p2p66.replay.fileio import FRAME_HEAD, MAGIC, PREAMBLE, frame
-from p2p66.replay.records import GENESIS, Record, make_record
 from p2p66.replay.verify import Verification, verify_records
 from p2p66.session import messages as msg
 from p2p66.session.errors import ProtocolError
 from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer, Signer
+from p2p66.session.records import GENESIS, Record, make_record
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "replays" / "golden"

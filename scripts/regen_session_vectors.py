@@ -14,8 +14,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p66.engine import preset
-from p2p66.replay.records import GENESIS, make_record
 from p2p66.session import messages as msg
+from p2p66.session.records import GENESIS, make_record
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "session_messages.json"
 KEY_SEED = bytes([7]) * 32

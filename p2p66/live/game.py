@@ -27,10 +27,10 @@ from p2p66.engine import PlayerView, RuleOptions
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import NetworkError, PeerClosed, TransportError
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
-from p2p66.replay.records import GENESIS, Record, RecordError
 from p2p66.session import events as ev
 from p2p66.session.errors import ProtocolError, RemoteProtocolError
 from p2p66.session.peer import Peer
+from p2p66.session.records import GENESIS, Record, RecordError
 
 Decider = Callable[[PlayerView], Awaitable[int]]
 RulesAnswer = Callable[[RuleOptions, int], Awaitable[str | None]]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from p2p66.replay.records import Record, RecordError
+from p2p66.session.records import Record, RecordError
 
 MAGIC: Final = b"P66R"
 FORMAT_VERSION: Final = 1

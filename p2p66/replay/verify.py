@@ -26,7 +26,6 @@ from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine import EngineError, Match, deal_layout, new_hand
 from p2p66.engine.moves import EXCHANGE
 from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, parse_replay, read_replay
-from p2p66.replay.records import Record, RecordError
 from p2p66.replay.report import (
     Ending,
     HandSummary,
@@ -41,6 +40,7 @@ from p2p66.session import messages as msg
 from p2p66.session.errors import LocalProtocolError, ProtocolError
 from p2p66.session.handplay import HandTable
 from p2p66.session.machine import Machine, Stage
+from p2p66.session.records import Record, RecordError
 
 UNATTRIBUTABLE = frozenset({"chain", "duplicate-record", "signature", "corrupt", "truncated"})
 """Problem kinds no player can be blamed for from the file alone."""

@@ -39,7 +39,6 @@ from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_pay
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.engine import EngineError, Match, RuleOptions
 from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
-from p2p66.replay.records import Chain, Record, RecordError
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import (
@@ -50,6 +49,7 @@ from p2p66.session.errors import (
     RemoteProtocolError,
 )
 from p2p66.session.handplay import HandTable, blame
+from p2p66.session.records import Chain, Record, RecordError
 
 MAX_SOUNDNESS = 128
 

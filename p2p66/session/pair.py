@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2p66.engine import PlayerView
-from p2p66.replay.records import Record
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
+from p2p66.session.records import Record
 
 Chooser = Callable[[PlayerView], int | str]
 

@@ -24,11 +24,11 @@ from p2p66.crypto.party import DealParty
 from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
 from p2p66.engine.partial import PartialHand
-from p2p66.replay.records import Record, RecordError, make_record
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from p2p66.session.machine import Machine, Stage, software
+from p2p66.session.records import Record, RecordError, make_record
 
 RulesPolicy = Callable[[RuleOptions, int], str | None]
 """Joiner's answer to proposed rules: None to accept, or the reason to refuse."""

@@ -19,9 +19,9 @@ from p2p66.live.table import bot_decider
 from p2p66.net import Identity, KnownPeers, Listener, join, join_known
 from p2p66.net.channel import ChannelConfig, SecureChannel
 from p2p66.replay.fileio import read_replay
-from p2p66.replay.records import Record
 from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer
+from p2p66.session.records import Record
 from p2p66.ui.bots import make_table_bot
 from p2p66.ui.launch import PlaySettings
 from p2p66.ui.table import MatchOver, PeerError, ViewChanged

@@ -10,8 +10,8 @@ from livekit import FakeChannel
 
 from p2p66.engine import PlayerView, preset
 from p2p66.live.game import LiveGame, LiveGameError
-from p2p66.replay.records import GENESIS, make_record
 from p2p66.session.peer import Peer, Signer
+from p2p66.session.records import GENESIS, make_record
 
 
 def _game(records: int) -> LiveGame:

@@ -17,7 +17,7 @@ from p2p66.replay.fileio import (
     parse_replay,
     read_replay,
 )
-from p2p66.replay.records import GENESIS, Chain, Record, RecordError, make_record
+from p2p66.session.records import GENESIS, Chain, Record, RecordError, make_record
 
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 PUB = KEY.public_key().public_bytes_raw()

@@ -21,10 +21,10 @@ from replaykit import REPLAYS, load_generator
 
 from p2p66.replay.export import export_json, export_text
 from p2p66.replay.fileio import PREAMBLE, ReplayFormatError, parse_replay
-from p2p66.replay.records import Record
 from p2p66.replay.report import Status
 from p2p66.replay.show import show_chunks
 from p2p66.replay.verify import Verification, verify_bytes, verify_records
+from p2p66.session.records import Record
 from p2p66.ui.cards_text import TextStyle
 
 FUZZ = settings(

@@ -11,12 +11,12 @@ from replaykit import load_generator
 
 from p2p66.engine import preset
 from p2p66.replay.fileio import ReplayWriter, read_replay
-from p2p66.replay.records import Record
 from p2p66.replay.report import REPORT_FORMAT, REPORT_VERSION, Ending, Status
 from p2p66.replay.verify import classify, verify_file, verify_records
 from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
 from p2p66.session.machine import Machine
 from p2p66.session.pair import run_pair
+from p2p66.session.records import Record
 
 
 @cache

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p66.engine import PlayerView, RuleOptions
-from p2p66.replay.records import Record, make_record
 from p2p66.session import messages as msg
 from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer, Signer
+from p2p66.session.records import Record, make_record
 
 
 def signer(name: str, byte: int) -> Signer:

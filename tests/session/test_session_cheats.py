@@ -7,10 +7,10 @@ import pytest
 from sessionkit import forge, make_pair, shuttle_until
 
 from p2p66.engine import preset
-from p2p66.replay.records import Record
 from p2p66.session import messages as msg
 from p2p66.session.errors import CheatingDetected, RemoteProtocolError
 from p2p66.session.peer import Peer
+from p2p66.session.records import Record
 
 
 def at_first_move(soundness: int = 0) -> tuple[Peer, Peer]:

@@ -9,9 +9,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p66.replay.records import Record, RecordError
 from p2p66.session import messages as msg
 from p2p66.session.errors import RemoteProtocolError
+from p2p66.session.records import Record, RecordError
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "session_messages.json"
 
