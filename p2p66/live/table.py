@@ -74,6 +74,8 @@ class NetworkTable:
         self.replay_path = replay_path
         self._events: asyncio.Queue[TableEvent] = asyncio.Queue()
         self._pending: asyncio.Future[int] | None = None
+        self._played = asyncio.Event()
+        self._untold: list[tuple[int, int]] = []
         self._over = False
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
@@ -98,7 +100,11 @@ class NetworkTable:
         hand = self.peer.machine.hand
         assert hand is not None
         hand.state.check_legal(move_code)
+        self._played = asyncio.Event()
         self._pending.set_result(move_code)
+        # Return once the move is applied and its event queued, as a local table does,
+        # so a screen never reads the next line against the view from before the move.
+        await self._played.wait()
 
     async def close(self) -> None:
         if self.task is not None and not self.task.done():
@@ -115,7 +121,16 @@ class NetworkTable:
         self._events.put_nowait(ViewChanged(view))
         return await self._pending
 
+    def _tell_moves(self) -> None:
+        view = self.peer.view()
+        if view is None:
+            return
+        for seat, code in self._untold:
+            self._events.put_nowait(MovePlayed(seat, code, view))
+        self._untold.clear()
+
     def on_status(self, status: Status) -> None:
+        self._tell_moves()
         state = _STATUS.get(status.state, "connected")
         self._events.put_nowait(ConnectionStatus(state, status.latency_ms))  # type: ignore[arg-type]
 
@@ -127,10 +142,14 @@ class NetworkTable:
             if view is not None:
                 self._events.put_nowait(HandStarted(event.number, view, m.match.game_points))
         elif isinstance(event, ev.MoveMade):
-            view = peer.view()
-            if view is not None:
-                self._events.put_nowait(MovePlayed(event.seat, event.code, view))
+            # A move that gives us a card we cannot see yet (a draw waiting for the
+            # other player's key) is told once the key is here, with the true hand.
+            self._untold.append((event.seat, event.code))
+            self._tell_moves()
+            if event.seat == self.seat:
+                self._played.set()
         elif isinstance(event, ev.HandEnded):
+            self._tell_moves()
             self._events.put_nowait(HandOver(event.result, event.game_points))
         elif isinstance(event, ev.Resigned):
             who = "You" if event.seat == self.seat else self._names[event.seat]
@@ -158,6 +177,7 @@ class NetworkTable:
         self._finish(m.match.winner if m.match is not None else None)
 
     def _finish(self, winner: int | None) -> None:
+        self._played.set()  # nobody waits for a move that will never be applied
         if self._over:
             return
         self._over = True

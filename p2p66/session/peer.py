@@ -138,9 +138,17 @@ class Peer:
         return exp is not None and exp.author == self.seat and exp.kinds[0] is msg.Move
 
     def view(self) -> PlayerView | None:
-        """What this seat knows of the hand in progress (None before the first deal)."""
+        """What this seat knows of the hand in progress.
+
+        None before the deal is complete, and while a card the rules have put
+        into our hand (a draw) is still waiting for the other player's key: a
+        view then would have to show a card we cannot know yet.
+        """
         hand = self.machine.hand
-        if hand is None or hand.dealing:
+        if hand is None or hand.dealing or self.party is None:
+            return None
+        known = self.party.known_cards()
+        if any(pos not in known for pos in hand.public.positions_held(self.seat)):
             return None
         return view_of(hand.state, self.seat)
 

@@ -61,3 +61,38 @@ def test_views_show_own_cards_only() -> None:
     assert {c.id for c in view.hand} == set(mover.party.hand().values())
     assert other.party is not None
     assert not set(other.party.hand().values()) & {c.id for c in view.hand}
+
+
+@pytest.mark.parametrize("name", ["sixty-six", "schnapsen"])
+def test_a_view_never_shows_a_card_we_do_not_know(name: str) -> None:
+    """While a drawn card waits for the other player's key there is no view at all."""
+    peers = make_pair(preset(name), seed=9)
+    choosers = (random_chooser(1), random_chooser(2))
+    incomplete = 0
+    for p in peers:
+        p.start()
+    for _ in range(5000):
+        moved = False
+        for seat in (0, 1):
+            for record in peers[seat].data_to_send():
+                peers[1 - seat].receive_data(record.encode())
+                moved = True
+            peer = peers[seat]
+            hand = peer.machine.hand
+            if hand is not None and not hand.dealing and peer.party is not None:
+                view = peer.view()
+                known = set(peer.party.known_cards().values())
+                if view is None:
+                    incomplete += 1
+                else:
+                    assert {c.id for c in view.hand} <= known
+        for seat in (0, 1):
+            if peers[seat].needs_move:
+                view = peers[seat].view()
+                assert view is not None  # a player asked to move always knows its hand
+                peers[seat].play(choosers[seat](view))
+                moved = True
+        if not moved:
+            break
+    assert peers[0].machine.over
+    assert incomplete > 0  # the waiting window really happens, and shows no view
