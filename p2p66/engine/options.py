@@ -109,32 +109,33 @@ def _check_value(name: str, hint: Any, value: Any) -> None:
         raise RuleOptionError("rule option match_target must be at least 1")
 
 
+_TRUE: Final = frozenset({"true", "yes", "1", "on"})
+_FALSE: Final = frozenset({"false", "no", "0", "off"})
+
+
 def _coerce(name: str, hint: Any, value: Any) -> Any:
-    """Accept the string forms a command line gives ("true", "24") for typed options."""
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if hint is bool:
-            if low in ("true", "yes", "1", "on"):
-                return True
-            if low in ("false", "no", "0", "off"):
-                return False
-            raise RuleOptionError(f"rule option {name} must be true or false, not {value!r}")
-        allowed = _allowed(hint)
-        if (allowed is not None and all(isinstance(a, int) for a in allowed)) or hint is int:
-            try:
-                return int(low)
-            except ValueError:
-                raise RuleOptionError(
-                    f"rule option {name} must be a whole number, not {value!r}"
-                ) from None
-        if allowed is not None:
-            return (
-                value.strip()
-                if value.strip() in allowed
-                else low.upper()
-                if low.upper() in allowed
-                else value
-            )
+    """Accept the string forms a command line gives ("true", "24", "j") for typed options.
+
+    Anything else is passed through unchanged, for ``_check_value`` to accept or refuse.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if hint is bool:
+        if text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise RuleOptionError(f"rule option {name} must be true or false, not {value!r}")
+    allowed = _allowed(hint) or ()
+    if hint is int or (allowed and all(isinstance(a, int) for a in allowed)):
+        try:
+            return int(text)
+        except ValueError:
+            raise RuleOptionError(
+                f"rule option {name} must be a whole number, not {value!r}"
+            ) from None
+    for candidate in (text, text.upper(), text.lower()):
+        if candidate in allowed:
+            return candidate
     return value
 
 
