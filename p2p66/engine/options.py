@@ -69,10 +69,22 @@ class RuleOptions:
         return asdict(self)
 
     @classmethod
+    def from_wire(cls, values: Mapping[str, Any]) -> RuleOptions:
+        """Options exactly as the wire and replays carry them: every option, typed, no coercion."""
+        names = {f.name for f in fields(cls)}
+        missing = sorted(names - set(values))
+        if missing:
+            raise RuleOptionError(f"the rule options lack {', '.join(missing)}")
+        return cls.from_mapping(values, coerce=False)
+
+    @classmethod
     def from_mapping(
-        cls, values: Mapping[str, Any], base: RuleOptions | None = None
+        cls, values: Mapping[str, Any], base: RuleOptions | None = None, *, coerce: bool = True
     ) -> RuleOptions:
-        """Options from a mapping of names to values, over ``base`` (default: sixty-six)."""
+        """Options from a mapping of names to values, over ``base`` (default: sixty-six).
+
+        ``coerce`` accepts command-line strings ("true", "24"); the wire never needs it.
+        """
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
@@ -80,8 +92,9 @@ class RuleOptions:
                 f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(known))}"
             )
         hints = get_type_hints(RuleOptions)
-        coerced = {k: _coerce(k, hints[k], v) for k, v in values.items()}
-        return replace(base or cls(), **coerced)
+        if coerce:
+            values = {k: _coerce(k, hints[k], v) for k, v in values.items()}
+        return replace(base or cls(), **values)
 
     def with_options(self, **values: Any) -> RuleOptions:
         return RuleOptions.from_mapping(values, base=self)

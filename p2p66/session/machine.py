@@ -216,7 +216,7 @@ class Machine:
 
     def _propose(self, body: msg.Propose) -> list[ev.Event]:
         try:
-            options = RuleOptions.from_mapping(body.options)
+            options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
             raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
         if body.soundness > MAX_SOUNDNESS:

@@ -144,3 +144,12 @@ def test_ties_carry_one_point_each_to_the_next_winner() -> None:
 def test_one_hand_match() -> None:
     m = Match(preset("sixty-six").with_options(match_target=1), first_dealer=0)
     assert m.record(_result(1, 1)).winner == 1
+
+
+def test_options_from_the_wire_are_complete_and_typed() -> None:
+    full = preset("vu").to_dict()
+    assert RuleOptions.from_wire(full) == preset("vu")
+    with pytest.raises(RuleOptionError, match="lack match_target"):
+        RuleOptions.from_wire({k: v for k, v in full.items() if k != "match_target"})
+    with pytest.raises(RuleOptionError, match="true or false"):
+        RuleOptions.from_wire({**full, "allow_close": "no"})
