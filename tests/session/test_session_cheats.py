@@ -21,6 +21,11 @@ def at_first_move(soundness: int = 0) -> tuple[Peer, Peer]:
     return peers
 
 
+def mover_and_other(a: Peer, b: Peer) -> tuple[Peer, Peer]:
+    """The peer whose move is due, and the other one."""
+    return (a, b) if a.needs_move else (b, a)
+
+
 def deliver(victim: Peer, record: Record) -> None:
     victim.receive_data(record.encode())
 
@@ -34,8 +39,7 @@ def test_garbage_record_is_a_remote_protocol_error() -> None:
 
 def test_garbage_body_in_a_signed_record() -> None:
     a, b = at_first_move()
-    cheater = b if not b.needs_move else a
-    victim = a if cheater is b else b
+    victim, cheater = mover_and_other(a, b)
     record = forge(victim.machine, cheater.seat, b"\xc1\xc1", sign_byte=cheater.seat + 1)
     with pytest.raises(RemoteProtocolError, match="not msgpack") as info:
         deliver(victim, record)
@@ -44,8 +48,7 @@ def test_garbage_body_in_a_signed_record() -> None:
 
 def test_unknown_message_type() -> None:
     a, b = at_first_move()
-    mover = a if a.needs_move else b
-    victim = b if mover is a else a
+    mover, victim = mover_and_other(a, b)
     body = msgpack.packb({"t": "teleport", "v": 1})
     record = forge(victim.machine, mover.seat, body, sign_byte=mover.seat + 1)
     with pytest.raises(RemoteProtocolError, match="unknown message type 'teleport'"):
@@ -54,8 +57,7 @@ def test_unknown_message_type() -> None:
 
 def test_out_of_turn_move() -> None:
     a, b = at_first_move()
-    waiting = b if a.needs_move else a
-    victim = a if waiting is b else b
+    victim, waiting = mover_and_other(a, b)
     hand = victim.machine.hand
     assert hand is not None
     move = msg.Move(hand.number, "play:AS", {})
@@ -67,8 +69,7 @@ def test_out_of_turn_move() -> None:
 
 def test_illegal_move_declare_before_any_trick() -> None:
     a, b = at_first_move()
-    mover = a if a.needs_move else b
-    victim = b if mover is a else a
+    mover, victim = mover_and_other(a, b)
     hand = victim.machine.hand
     assert hand is not None
     record = forge(victim.machine, mover.seat, msg.Move(hand.number, "declare", {}), mover.seat + 1)
@@ -79,8 +80,7 @@ def test_illegal_move_declare_before_any_trick() -> None:
 
 def test_playing_a_card_without_opening_it() -> None:
     a, b = at_first_move()
-    mover = a if a.needs_move else b
-    victim = b if mover is a else a
+    mover, victim = mover_and_other(a, b)
     hand = victim.machine.hand
     assert hand is not None and mover.party is not None
     card = next(iter(mover.party.hand().values()))
@@ -94,8 +94,7 @@ def test_playing_a_card_without_opening_it() -> None:
 
 def test_forged_signature() -> None:
     a, b = at_first_move()
-    mover = a if a.needs_move else b
-    victim = b if mover is a else a
+    mover, victim = mover_and_other(a, b)
     hand = victim.machine.hand
     assert hand is not None
     record = forge(victim.machine, mover.seat, msg.Move(hand.number, "play:AS", {}), sign_byte=99)
@@ -139,8 +138,7 @@ def test_failed_shuffle_proof() -> None:
 
 def test_resign_ends_the_match_for_both() -> None:
     a, b = at_first_move()
-    mover = a if a.needs_move else b
-    other = b if mover is a else a
+    mover, other = mover_and_other(a, b)
     mover.resign("tired")
     for record in mover.data_to_send():
         deliver(other, record)
