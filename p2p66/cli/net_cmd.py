@@ -99,10 +99,8 @@ async def _play(
     writer = ReplayWriter(path)
     try:
         if seat.bot is not None:
-            game = LiveGame(
-                peer, _no_decider, writer=writer, reconnect=reconnect, answer_rules=answer_rules
-            )
-            return await _play_bot(game, channel, seat, path)
+            links = Links(writer, reconnect, answer_rules)
+            return await _play_bot(peer, channel, seat, path, links)
         table = NetworkTable(peer, (names[0], names[1]), path)
         table.verify = default_verify
         game = LiveGame(
@@ -129,13 +127,19 @@ async def _play(
         writer.close()
 
 
-async def _no_decider(view: PlayerView) -> int:
-    raise AssertionError("replaced before use")
+@dataclass(frozen=True, slots=True)
+class Links:
+    """What ties a live game to the world: its replay file, reconnection, the rules answer."""
+
+    writer: ReplayWriter
+    reconnect: Reconnect
+    answer_rules: RulesAnswer | None
 
 
-async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Path) -> int:
+async def _play_bot(
+    peer: Peer, channel: SecureChannel, seat: Seat, path: Path, links: Links
+) -> int:
     """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
-    peer = game.peer
     bot_spec = seat.bot
     assert bot_spec is not None
     bot = None
@@ -163,9 +167,15 @@ async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Pa
         if status.state == "reconnecting":
             _say("connection lost: reconnecting ...")
 
-    game.decide = decide
-    game.on_event = on_event
-    game.on_status = on_status
+    game = LiveGame(
+        peer,
+        decide,
+        writer=links.writer,
+        on_event=on_event,
+        on_status=on_status,
+        reconnect=links.reconnect,
+        answer_rules=links.answer_rules,
+    )
     try:
         await game.run(channel)
     except LiveGameError as exc:
@@ -178,8 +188,7 @@ async def _play_bot(game: LiveGame, channel: SecureChannel, seat: Seat, path: Pa
         if bot is not None:
             bot.close()
         channel.close()
-    if game.writer is not None:
-        game.writer.close()
+    links.writer.close()
     _say(default_verify(path))
     if peer.machine.stage.value == "refused":
         return EXIT_REFUSED
