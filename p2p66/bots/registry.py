@@ -53,13 +53,20 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import StrongBot
+    from p2p66.bots.strong import SOLVE_TALON, StrongBot
 
-    _no_options("strong", opts, ("ms", "samples", "endgame"))
+    _no_options("strong", opts, ("ms", "samples", "endgame", "solve"))
     ms = _number("strong", opts, "ms", 100.0)
     samples = int(_number("strong", opts, "samples", 0))
     endgame = int(_number("strong", opts, "endgame", 0, zero_ok=True))
-    return StrongBot(seed, budget=ms / 1000.0, max_samples=samples or None, endgame=endgame)
+    solve = int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True))
+    return StrongBot(
+        seed,
+        budget=ms / 1000.0,
+        max_samples=samples or None,
+        endgame=endgame,
+        solve_talon=solve,
+    )
 
 
 BUILTINS: dict[str, BuiltinBot] = {
@@ -80,6 +87,7 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "ms": "thinking time per move in milliseconds (default 100)",
                 "samples": "fixed number of determinisations instead of a time budget",
                 "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
+                "solve": "solve worlds exactly once the talon holds at most N cards (default 2)",
             },
             _strong,
         ),

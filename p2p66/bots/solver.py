@@ -14,6 +14,7 @@ declaration is a leaf, so it is searched (it can beat losing schwarz).
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Final
 
 from p2p66.engine.cards import CARD_POINTS
@@ -36,7 +37,7 @@ def terminal_value(state: HandState) -> int:
     return result.game_points if result.winner == 0 else -result.game_points
 
 
-def _key(s: HandState) -> tuple[int, ...]:
+def solver_key(s: HandState) -> tuple[int, ...]:
     score, held, tricks = s.score, s.held, s.tricks
     return (
         s.hands[0],
@@ -56,15 +57,22 @@ def _key(s: HandState) -> tuple[int, ...]:
     )
 
 
+class OutOfTime(Exception):
+    """A search passed its deadline; its partial result is worthless and is dropped."""
+
+
 class Solver:
     """Alpha-beta over the engine's fast path; keep one instance per determinisation.
 
-    ``nodes`` counts searched positions, for benchmarks and budgets.
+    ``nodes`` counts searched positions, for benchmarks and budgets. With a
+    ``deadline`` (a ``time.perf_counter()`` instant) the search raises
+    ``OutOfTime`` once past it, so a bot's move never runs over its budget.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
         self.table: dict[tuple[int, ...], TTEntry] = {}
         self.nodes = 0
+        self.deadline = deadline
 
     def value(self, state: HandState, alpha: int = -INF, beta: int = INF) -> int:
         """Exact game-point value for seat 0 (within the window ``alpha``..``beta``)."""
@@ -90,7 +98,9 @@ class Solver:
         if s.phase == Phase.OVER:
             return terminal_value(s)
         self.nodes += 1
-        key = _key(s)
+        if self.deadline is not None and not self.nodes & 255 and perf_counter() > self.deadline:
+            raise OutOfTime
+        key = solver_key(s)
         entry = self.table.get(key)
         best_hint = -1
         if entry is not None:

@@ -5,8 +5,10 @@ the seat has seen and inferred (``knowledge.WorldSampler``), then scores
 every candidate move in that perfect-information world: exactly with the
 alpha-beta ``Solver`` when the talon is closed (and for the ``close`` move
 itself), otherwise by a fast policy playout to the end of the hand. The move
-with the best average game-point value over all worlds is played. Once the
-talon is exhausted nothing is hidden any more and the solver plays exactly.
+with the best average match equity over all worlds is played. Once the talon
+is exhausted nothing is hidden any more: ``ExploitSolver`` plays exactly, and
+where the hand is lost against perfect play it keeps the most chances that
+the opponent errs.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ import time
 
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.equity import utilities
+from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
-from p2p66.bots.solver import Solver, terminal_value
+from p2p66.bots.solver import OutOfTime, Solver, terminal_value
 from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
 from p2p66.engine.state import HandState, Phase
 
 SAFETY = 0.8  # share of the budget spent searching; the rest covers overheads
+HARD_STOP = 0.9  # a world still being solved at this share of the budget is dropped
+SOLVE_TALON = 2  # solve worlds exactly from this talon size down (a few ms each)
+EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
 class StrongBot(Bot):
@@ -36,9 +42,11 @@ class StrongBot(Bot):
         budget: float = 0.1,
         max_samples: int | None = None,
         endgame: int = 0,
+        solve_talon: int = SOLVE_TALON,
     ) -> None:
         self._rng = random.Random(seed)
         self.endgame = endgame
+        self.solve_talon = solve_talon
         self.budget = budget
         self.max_samples = max_samples
 
@@ -61,18 +69,26 @@ class StrongBot(Bot):
         know = knowledge_of(turn)
         sampler = WorldSampler(turn, know)
         sign = 1 if view.seat == 0 else -1
+        worth = utilities(view.options, turn.match_points, view.seat)
         if know.talon_size == 0:
-            code, value = Solver().best_move(sampler.sample(self._rng))
-            return Action(MOVES[code], {"value": sign * value, "exact": True})
+            exact = ExploitSolver(view.seat, worth, EPSILON)
+            code, equity = exact.best_move(sampler.sample(self._rng))
+            return Action(MOVES[code], {"equity": round(equity, 3), "exact": True})
         candidates = [c for c in legal if c != DECLARE]
         totals = dict.fromkeys(candidates, 0.0)
-        worth = utilities(view.options, turn.match_points, view.seat)
+        hard_stop = None if self.max_samples is not None else started + budget * HARD_STOP
         worlds = 0
         slowest = 0.0
         while True:
             began = time.perf_counter()
             world = sampler.sample(self._rng)
-            for code, score in evaluate(world, candidates, self.endgame).items():
+            try:
+                scores = evaluate(world, candidates, self.endgame, self.solve_talon, hard_stop)
+            except OutOfTime:
+                if worlds:
+                    break
+                return Action(MOVES[policy_move(world)], {"worlds": 0})  # no time to search
+            for code, score in scores.items():
                 totals[code] += worth[int(sign * score)]
             worlds += 1
             now = time.perf_counter()
@@ -86,19 +102,27 @@ class StrongBot(Bot):
         return Action(MOVES[best], {"equity": round(totals[best] / worlds, 3), "worlds": worlds})
 
 
-def evaluate(world: HandState, candidates: list[int], endgame: int = 0) -> dict[int, float]:
+def evaluate(
+    world: HandState,
+    candidates: list[int],
+    endgame: int = 0,
+    solve_talon: int = SOLVE_TALON,
+    deadline: float | None = None,
+) -> dict[int, float]:
     """Value for seat 0 of each candidate move in one perfect-information world.
 
-    Closed positions are solved exactly; open ones are played out by the
-    policy, which hands over to the solver once the talon is closed or
-    exhausted with at most ``endgame`` cards in each hand.
+    Closed positions, and open ones with at most ``solve_talon`` cards left
+    in the talon, are solved exactly; the rest are played out by the policy,
+    which hands over to the solver once the talon is closed or exhausted with
+    at most ``endgame`` cards in each hand. Past ``deadline`` the solver
+    raises ``OutOfTime``.
     """
     out: dict[int, float] = {}
-    solver = Solver()
+    solver = Solver(deadline)
     for code in candidates:
         child = world.copy()
         child.apply_code_unchecked(code)
-        if child.phase != Phase.OVER and child.closed:
+        if child.phase != Phase.OVER and (child.closed or child.talon_left <= solve_talon):
             out[code] = solver.value(child)
             continue
         while child.phase != Phase.OVER:

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from p2p66.bots.api import Bot
-from p2p66.bots.registry import BotSpec, make_bot
+from p2p66.bots.registry import BotSpec
 from p2p66.engine.options import RuleOptions
 from p2p66.runner.deals import bot_seed
 from p2p66.runner.game import GameSpec, Mode, TimeControl
-from p2p66.runner.records import GameResult, ResultsFileError
+from p2p66.runner.keep import KEEPER, close_at_exit
+from p2p66.runner.records import GameResult, ResultsFileError, Side
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import get_transport
 
@@ -98,21 +99,26 @@ Listener = Callable[[GameResult, Summary], None]
 
 
 def play_one(config: RunConfig, game: int) -> GameResult:
-    """Build both bots and play game ``game`` (the unit of work of a worker process)."""
+    """Play game ``game`` (the unit of work of a worker process).
+
+    External bots come from this process's ``KEEPER``, so one process per
+    side plays game after game; built-in bots are made afresh, seeded by game.
+    """
     transport = get_transport(config.transport)
     spec = config.spec(game)
     margin = config.time.margin
-    bot_a: Bot | None = None
-    bot_b: Bot | None = None
+    specs: dict[Side, BotSpec] = {"a": config.bot_a, "b": config.bot_b}
+    bots: dict[Side, Bot] = {}
+    result: GameResult | None = None
     try:
-        seed_a, seed_b = bot_seed(config.seed, game, "a"), bot_seed(config.seed, game, "b")
-        bot_a = make_bot(config.bot_a, seed_a, config.options, margin=margin)
-        bot_b = make_bot(config.bot_b, seed_b, config.options, margin=margin)
-        return transport.play(spec, bot_a, bot_b)
+        for side in ("a", "b"):
+            seed = bot_seed(config.seed, game, side)
+            bots[side] = KEEPER.take(side, specs[side], seed, config.options, margin)
+        result = transport.play(spec, bots["a"], bots["b"])
+        return result
     finally:
-        for bot in (bot_a, bot_b):
-            if bot is not None:
-                bot.close()
+        for side, bot in bots.items():
+            KEEPER.give_back(side, specs[side], bot, result)
 
 
 def run(
@@ -130,6 +136,20 @@ def run(
     decided = outcome.results and config.sprt is not None
     if decided and _sprt_decided(outcome, outcome.summary(config)):
         return outcome
+    try:
+        _collect(config, outcome, todo, out, listener)
+    finally:
+        KEEPER.close_all()
+    return outcome
+
+
+def _collect(
+    config: RunConfig,
+    outcome: RunOutcome,
+    todo: list[int],
+    out: IO[str] | None,
+    listener: Listener | None,
+) -> None:
     for result in _results(config, todo):
         outcome.results.append(result)
         if out is not None:
@@ -144,7 +164,6 @@ def run(
             listener(result, summary)
         if _sprt_decided(outcome, summary):
             break
-    return outcome
 
 
 def _sprt_decided(outcome: RunOutcome, summary: Summary) -> bool:
@@ -161,7 +180,9 @@ def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
             yield play_one(config, game)
         return
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=config.concurrency, mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=config.concurrency, mp_context=context, initializer=close_at_exit
+    )
     pending: set[Future[GameResult]] = set()
     queue = iter(todo)
     try:

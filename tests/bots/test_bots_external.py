@@ -148,3 +148,65 @@ def test_check_catches_a_bot_without_a_name(tmp_path: Path) -> None:
     report = check_bot((sys.executable, str(path)), hands_per_preset=1, presets=("vu",))
     assert {f.where for f in report.faults} == {"handshake"}
     assert len(report.faults) == 2  # no name, no author
+
+
+def logged_bot(tmp_path: Path, log: Path, crash_in_game: int = 0) -> str:
+    """The sample bot, logging its pid at start; optionally crashing in game N of its life."""
+    path = tmp_path / "logged.py"
+    path.write_text(
+        textwrap.dedent(
+            f"""
+            import os, runpy, sys
+            with open({str(log)!r}, "a") as f:
+                f.write(f"{{os.getpid()}}\\n")
+            if {crash_in_game}:
+                real = sys.stdin
+                class Tap:
+                    games = 0
+                    def __iter__(self):
+                        for line in real:
+                            if '"new_game"' in line:
+                                Tap.games += 1
+                            if '"request"' in line and Tap.games == {crash_in_game}:
+                                sys.exit(3)
+                            yield line
+                    def readline(self):
+                        return next(iter(self), "")
+                sys.stdin = Tap()
+            runpy.run_path({str(SAMPLE[1])!r}, run_name="__main__")
+            """
+        )
+    )
+    return f"{sys.executable} {path}"
+
+
+@pytest.mark.timeout(60)
+def test_external_bots_are_kept_between_games(tmp_path: Path) -> None:
+    """One process plays every game of a serial run, and quits at the end."""
+    log = tmp_path / "pids.txt"
+    cfg = RunConfig(
+        parse_bot_spec(logged_bot(tmp_path, log)),
+        parse_bot_spec("random"),
+        RULES,
+        games=4,
+        mode="hands",
+    )
+    outcome = run(cfg)
+    assert all(r.forfeit is None for r in outcome.results)
+    assert len(log.read_text().split()) == 1
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_that_faulted_is_restarted_for_the_next_game(tmp_path: Path) -> None:
+    log = tmp_path / "pids.txt"
+    cfg = RunConfig(
+        parse_bot_spec(logged_bot(tmp_path, log, crash_in_game=2)),
+        parse_bot_spec("random"),
+        RULES,
+        games=4,
+        mode="hands",
+    )
+    outcome = run(cfg)
+    kinds = [r.forfeit.kind if r.forfeit else None for r in outcome.results]
+    assert kinds == [None, "crash", None, "crash"]
+    assert len(log.read_text().split()) == 2

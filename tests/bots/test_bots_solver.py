@@ -83,3 +83,35 @@ def test_solver_is_fast_on_full_endgames() -> None:
         solver = Solver()
         solver.best_move(s)
         assert solver.nodes < 50_000
+
+
+def test_solver_stops_at_its_deadline() -> None:
+    """A search past its deadline raises instead of running over a bot's budget."""
+    import time
+
+    from p2p66.bots.solver import OutOfTime
+
+    opts = preset("sixty-six")
+    deck = deck_ids(opts.deck_size)
+    random.Random(3).shuffle(deck)
+    s = new_hand(opts, deck, dealer=0)  # the whole hand, talon open: millions of nodes
+    with pytest.raises(OutOfTime):
+        Solver(deadline=time.perf_counter() + 0.01).value(s)
+
+
+@pytest.mark.parametrize("name", ["sixty-six", "vu"])
+def test_strong_with_almost_no_time_still_moves_legally(name: str) -> None:
+    from p2p66.bots.api import as_action
+    from p2p66.bots.strong import StrongBot
+    from p2p66.runner.table import HandTable
+
+    opts = preset(name)
+    deck = deck_ids(opts.deck_size)
+    random.Random(5).shuffle(deck)
+    table = HandTable.deal(opts, deck, dealer=1)
+    bots = [StrongBot(1, budget=0.001), StrongBot(2, budget=0.001)]
+    while not table.is_over:
+        turn = table.turn()
+        move = as_action(bots[turn.seat].choose(turn)).move
+        assert move in turn.legal
+        table.play(move.code)
