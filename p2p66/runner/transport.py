@@ -1,10 +1,10 @@
 """How a game reaches the bots: in this process, or over the full peer protocol.
 
 The runner only needs ``play(spec, bot_a, bot_b) -> GameResult``. ``inproc``
-referees with the engine directly. ``loopback`` is meant to run each game
-between two peers on 127.0.0.1 with the mental-poker deal and signed moves,
-each peer driven by its bot; it needs ``p2p66.session.play_bots_over_loopback``
-from the session layer, and says so clearly while that does not exist.
+referees with the engine directly. ``loopback`` runs each game between two
+peers on 127.0.0.1 with the mental-poker deal and signed moves, each peer
+driven by its bot (``runner/loopback.py``); it is loaded lazily, and a
+clear error says so if the peer layers cannot load.
 """
 
 from __future__ import annotations
