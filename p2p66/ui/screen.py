@@ -47,10 +47,18 @@ class Screen:
         return self.view.options.match_target if self.view is not None else None
 
 
+_STEADY = ("connected", "waiting")
+
+
+def _routine(before: ConnectionStatus, after: ConnectionStatus) -> bool:
+    """A latency update, or the turn passing to and fro on a healthy link."""
+    return before.state == after.state or (before.state in _STEADY and after.state in _STEADY)
+
+
 def advance(screen: Screen, event: TableEvent) -> tuple[Screen, tuple[str, ...]]:
     """The screen after ``event``, and the sentences to log for it."""
-    if isinstance(event, ConnectionStatus) and event.state == screen.connection.state:
-        return replace(screen, connection=event), ()  # a latency update: nothing to tell
+    if isinstance(event, ConnectionStatus) and _routine(screen.connection, event):
+        return replace(screen, connection=event), ()  # the status bar shows it; the log need not
     sentences = narrate(event, screen.view, screen.voice)
     log = (*screen.log, *sentences)[-LOG_KEEP:]
     if isinstance(event, HandStarted):

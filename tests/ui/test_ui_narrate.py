@@ -119,3 +119,18 @@ def test_ui_narrate_screen_logs_each_sentence_once_and_skips_latency_updates() -
         "Hand 1: Bot deals, trumps are hearts (JH turned up), and you lead first.",
     )
     assert SIXTY_SIX.match_target == screen.match_target
+
+
+def test_ui_narrate_the_turn_passing_on_a_healthy_link_is_not_logged() -> None:
+    """Waiting/connected flips with every turn: the status bar shows them, the log does not."""
+    screen = Screen(voice())
+    logged = []
+    for state in ("connected", "waiting", "connected", "waiting", "reconnecting", "waiting"):
+        screen, said = advance(screen, ConnectionStatus(state))  # type: ignore[arg-type]
+        logged.extend(said)
+        assert screen.connection.state == state
+    assert logged == [
+        "Connected to Bot.",
+        "Connection to Bot lost: reconnecting.",
+        "Waiting for Bot.",
+    ]
