@@ -98,7 +98,7 @@ class Solver:
         if s.phase == Phase.OVER:
             return terminal_value(s)
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 255 and perf_counter() > self.deadline:
+        if self.deadline is not None and not self.nodes & 63 and perf_counter() > self.deadline:
             raise OutOfTime
         key = solver_key(s)
         entry = self.table.get(key)

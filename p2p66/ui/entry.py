@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p66.engine import NotationError, Phase, PlayerView
-from p2p66.engine.moves import DECLARE, DRAW, describe, parse_move_code
+from p2p66.engine.moves import DECLARE, DRAW, PASS, describe, parse_move_code
 from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order
 from p2p66.ui.explain import why_not
 
@@ -68,6 +68,8 @@ def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent"
     if not low:
         if view.phase == Phase.DRAW:
             return Submit(DRAW)
+        if view.phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+            return Submit(DECLARE if view.my_points >= 66 else PASS)  # the only sensible answer
         return Rejected("type a card, its number, or a move (? explains what you may do)")
     if low in FORCE_DECLARE:
         return _checked(view, DECLARE, opponent)

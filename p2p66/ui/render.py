@@ -186,9 +186,14 @@ def turn_line(screen: Screen, style: TextStyle) -> str:
         return f"Your turn: answer {card_text(view.lead, style)}{duty}{keys}"
     if view.phase == Phase.DRAW:
         return "You won the trick: Enter = draw, c = close the talon · ? help"
+    points = view.my_points
     if view.phase == Phase.MARRIAGE_DECLARE:
-        return f"Declare 66 now? d = declare ({view.my_points} card points), p = go on · ? help"
-    return f"Last trick of a closed hand: d = declare 66 ({view.my_points} card points), p = pass"
+        if points >= 66:
+            return f"You have {points} card points: Enter = declare 66, p = go on · ? help"
+        return f"Marriage announced ({points} card points, not 66): Enter = go on · ? help"
+    if points >= 66:
+        return f"Last trick of a closed hand: Enter = declare 66 ({points} card points), p = pass"
+    return f"Last trick of a closed hand: {points} card points, not 66: Enter = pass"
 
 
 def _keys(view: PlayerView) -> str:

@@ -133,3 +133,14 @@ def test_ui_entry_reasons_match_the_engine_and_suggestions_are_legal(seed: int, 
             parse_move_code(s.text) == DECLARE and isinstance(entry, Rejected)
         )
         assert parse_move_code(s.text) in legal
+
+
+def test_ui_entry_enter_after_a_marriage_goes_on_below_66() -> None:
+    """After announcing a marriage, Enter is the sensible answer: pass below 66."""
+    from p2p66.engine.moves import PASS
+
+    view = view_of(play(dealt(), "marry:QH"), 0)
+    assert view.phase == Phase.MARRIAGE_DECLARE and view.my_points < 66
+    assert interpret(view, "") == Submit(PASS)
+    refused = interpret(view, "d")
+    assert isinstance(refused, Rejected) and "not 66" in refused.reason

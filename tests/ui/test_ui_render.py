@@ -67,7 +67,7 @@ def test_ui_render_marriage_shows_held_points_and_shown_cards() -> None:
     assert "You: 0 card points (+40 held until you win a trick), 0 tricks" in plain(
         board(screen_of(mine), ASCII)
     )
-    assert "Declare 66 now? d = declare (0 card points), p = go on" in turn_line(
+    assert "Marriage announced (0 card points, not 66): Enter = go on" in turn_line(
         screen_of(mine), ASCII
     )
 
