@@ -87,7 +87,7 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "ms": "thinking time per move in milliseconds (default 100)",
                 "samples": "fixed number of determinisations instead of a time budget",
                 "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
-                "solve": "solve worlds exactly once the talon holds at most N cards (default 2)",
+                "solve": "solve worlds exactly once the talon holds at most N cards (default 0)",
             },
             _strong,
         ),

@@ -27,7 +27,7 @@ from p2p66.engine.state import HandState, Phase
 
 SAFETY = 0.8  # share of the budget spent searching; the rest covers overheads
 HARD_STOP = 0.9  # a world still being solved at this share of the budget is dropped
-SOLVE_TALON = 2  # solve worlds exactly from this talon size down (a few ms each)
+SOLVE_TALON = 0  # solve open worlds exactly from this talon size down (0: only closed ones)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
