@@ -247,7 +247,7 @@ class Progress:
 def _elo(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
+    return f"{round(value) or 0:+d}"  # no "-0" for an even score
 
 
 def _num(value: float) -> str:
