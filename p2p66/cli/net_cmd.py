@@ -103,6 +103,7 @@ async def _play(
             return await _play_bot(peer, channel, seat, path, links)
         table = NetworkTable(peer, (names[0], names[1]), path)
         table.verify = default_verify
+        settled = asyncio.Event()
         game = LiveGame(
             peer,
             table.decide,
@@ -110,13 +111,18 @@ async def _play(
             on_event=table.on_event,
             on_status=table.on_status,
             reconnect=reconnect,
-            answer_rules=answer_rules,
+            answer_rules=_then_set(answer_rules, settled) if answer_rules else None,
         )
 
         async def opened() -> SecureChannel:
             return channel
 
         table.task = asyncio.create_task(table.run(game, opened))
+        if answer_rules is not None:
+            # The question is asked on the plain terminal: the UI takes the keyboard after.
+            waiting = asyncio.create_task(settled.wait())
+            await asyncio.wait({waiting, table.task}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
         config = load_config()
         color = not seat.plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
@@ -125,6 +131,18 @@ async def _play(
         return EXIT_OK if peer.machine.over else EXIT_NETWORK
     finally:
         writer.close()
+
+
+def _then_set(answer: RulesAnswer, settled: asyncio.Event) -> RulesAnswer:
+    """The rules answer, flagging when it is given."""
+
+    async def answered(options: RuleOptions, soundness: int) -> str | None:
+        try:
+            return await answer(options, soundness)
+        finally:
+            settled.set()
+
+    return answered
 
 
 @dataclass(frozen=True, slots=True)

@@ -340,3 +340,33 @@ def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> Non
     exc = asyncio.run(main())
     assert exc.kind == "replay" and "disk is full" in str(exc)
     assert len(read_replay(tmp_path / "full.p66").records) == 5
+
+
+@pytest.mark.timeout(90)
+def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
+    tmp_path: Path,
+) -> None:
+    """The rules question gets the first line typed; only then does the table read moves."""
+    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
+    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
+    cmd = [sys.executable, "-m", "p2p66.cli.app"]
+    host = subprocess.Popen(
+        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
+         "--soundness", "0", "--wait", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None
+        code = host.stdout.readline().strip()
+        joined = subprocess.run(
+            [*cmd, "join", code, "--plain"], input="y\nq\n",
+            check=False, capture_output=True, text=True, env=env_j, timeout=60,
+        )  # fmt: skip
+        _, host_err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    assert "The host proposes: preset sixty-six" in joined.stderr + joined.stdout
+    assert "Hand 1:" in joined.stdout, joined.stdout + joined.stderr
+    assert "You leave the match." in joined.stdout
+    assert "rules refused" not in host_err and "the other player left" in host_err
