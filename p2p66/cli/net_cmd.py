@@ -128,6 +128,8 @@ async def _play(
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
         await run_ui(table, style, plain=seat.plain)
         await table.close()
+        if peer.machine.stage.value == "refused":
+            return EXIT_REFUSED
         return EXIT_OK if peer.machine.over else EXIT_NETWORK
     finally:
         writer.close()

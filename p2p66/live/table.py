@@ -155,7 +155,12 @@ class NetworkTable:
             who = "You" if event.seat == self.seat else self._names[event.seat]
             self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))
         elif isinstance(event, ev.RulesRefused):
-            self._events.put_nowait(PeerError(f"The rules were refused: {event.reason}"))
+            # Only the joiner (seat 1) answers the rules.
+            if self.seat == 1:
+                text = "You refused the rules: no match is played."
+            else:
+                text = f"{self._names[1]} refused the rules ({event.reason}): no match is played."
+            self._events.put_nowait(Notice(text))
 
     async def run(
         self, game: LiveGame, open_channel: Callable[[], Awaitable[SecureChannel]]

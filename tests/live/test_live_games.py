@@ -370,3 +370,29 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert "Hand 1:" in joined.stdout, joined.stdout + joined.stderr
     assert "You leave the match." in joined.stdout
     assert "rules refused" not in host_err and "the other player left" in host_err
+
+
+@pytest.mark.timeout(90)
+def test_a_human_joiner_who_refuses_the_rules_exits_5(tmp_path: Path) -> None:
+    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
+    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
+    cmd = [sys.executable, "-m", "p2p66.cli.app"]
+    host = subprocess.Popen(
+        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
+         "--soundness", "0", "--wait", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None
+        code = host.stdout.readline().strip()
+        joined = subprocess.run(
+            [*cmd, "join", code, "--plain"], input="n\n",
+            check=False, capture_output=True, text=True, env=env_j, timeout=60,
+        )  # fmt: skip
+        _, host_err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    assert joined.returncode == 5, joined.stdout + joined.stderr
+    assert "You refused the rules: no match is played." in joined.stdout
+    assert host.returncode == 5 and "rules refused" in host_err
