@@ -11,6 +11,8 @@ Sections (the issue's targets in brackets):
   vu          strong vs the schnapsen package's RdeepBot(16, 4),
               single deals under the vu preset                  [>= 90% of deals]
   throughput  random vs random in this process, matches/second  [reported]
+For what is reachable in the vu section at all, see scripts/bench_vu_ceiling.py
+(a cheater that sees every card, against the same opponent).
 Every run uses duplicate deals (each deal played twice, seats swapped), so
 the win rates are not luck of the cards. Intervals are 95% Wilson intervals
 on the win rate; Elo intervals come from the runner's pentanomial model.
