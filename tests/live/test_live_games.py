@@ -342,11 +342,8 @@ def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> Non
     assert len(read_replay(tmp_path / "full.p66").records) == 5
 
 
-@pytest.mark.timeout(90)
-def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
-    tmp_path: Path,
-) -> None:
-    """The rules question gets the first line typed; only then does the table read moves."""
+def _human_join(tmp_path: Path, typed: str) -> tuple[subprocess.CompletedProcess[str], int, str]:
+    """A bot hosts; a human joins with --plain and types ``typed``. Joiner, host code, host log."""
     env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
     env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
     cmd = [sys.executable, "-m", "p2p66.cli.app"]
@@ -359,13 +356,22 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
         assert host.stdout is not None
         code = host.stdout.readline().strip()
         joined = subprocess.run(
-            [*cmd, "join", code, "--plain"], input="y\nq\n",
+            [*cmd, "join", code, "--plain"], input=typed,
             check=False, capture_output=True, text=True, env=env_j, timeout=60,
         )  # fmt: skip
         _, host_err = host.communicate(timeout=30)
     finally:
         if host.poll() is None:
             host.kill()
+    return joined, host.returncode, host_err
+
+
+@pytest.mark.timeout(90)
+def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
+    tmp_path: Path,
+) -> None:
+    """The rules question gets the first line typed; only then does the table read moves."""
+    joined, _, host_err = _human_join(tmp_path, "y\nq\n")
     assert "The host proposes: preset sixty-six" in joined.stderr + joined.stdout
     assert "Hand 1:" in joined.stdout, joined.stdout + joined.stderr
     assert "You leave the match." in joined.stdout
@@ -374,25 +380,7 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
 
 @pytest.mark.timeout(90)
 def test_a_human_joiner_who_refuses_the_rules_exits_5(tmp_path: Path) -> None:
-    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
-    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
-    cmd = [sys.executable, "-m", "p2p66.cli.app"]
-    host = subprocess.Popen(
-        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
-         "--soundness", "0", "--wait", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
-    )  # fmt: skip
-    try:
-        assert host.stdout is not None
-        code = host.stdout.readline().strip()
-        joined = subprocess.run(
-            [*cmd, "join", code, "--plain"], input="n\n",
-            check=False, capture_output=True, text=True, env=env_j, timeout=60,
-        )  # fmt: skip
-        _, host_err = host.communicate(timeout=30)
-    finally:
-        if host.poll() is None:
-            host.kill()
+    joined, host_code, host_err = _human_join(tmp_path, "n\n")
     assert joined.returncode == 5, joined.stdout + joined.stderr
     assert "You refused the rules: no match is played." in joined.stdout
-    assert host.returncode == 5 and "rules refused" in host_err
+    assert host_code == 5 and "rules refused" in host_err
