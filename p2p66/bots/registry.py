@@ -171,7 +171,9 @@ def _number(
     try:
         value = float(opts[key])
     except ValueError:
-        raise BotError(f"bot {bot}: option {key} must be a number, not {opts[key]!r}") from None
+        raw = opts[key]
+        hint = f" (separate options with commas: {bot}:ms=50,samples=20)" if ":" in raw else ""
+        raise BotError(f"bot {bot}: option {key} must be a number, not {raw!r}{hint}") from None
     if value < 0 or (value == 0 and not zero_ok):
         raise BotError(f"bot {bot}: option {key} must be positive, not {opts[key]!r}")
     return value
