@@ -88,6 +88,7 @@ def test_expert_says_why() -> None:
         ("", "empty bot spec"),
         ("expert:depth=3", "no option 'depth'"),
         ("strong:ms=fast", "must be a number"),
+        ("strong:ms=300:solve=4", "separate options with commas"),
         ("strong:ms=-5", "must be positive"),
         ("strong:ms", "not key=value"),
         ("vu:", "vu bots are named"),
