@@ -21,11 +21,12 @@ from p2p66.bots.equity import utilities
 from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
-from p2p66.bots.solver import OutOfTime, Solver, terminal_value
+from p2p66.bots.solver import INF, OutOfTime, Solver, terminal_value
 from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
 from p2p66.engine.state import HandState, Phase
 
 SAFETY = 0.8  # share of the budget spent searching; the rest covers overheads
+WIN_WINDOW = (-1, 1)  # a null window around a tie: the search proves win or loss
 HARD_STOP = 0.9  # a world still being solved at this share of the budget is dropped
 SOLVE_TALON = 0  # solve open worlds exactly from this talon size down (0: only closed ones)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
@@ -70,6 +71,9 @@ class StrongBot(Bot):
         sampler = WorldSampler(turn, know)
         sign = 1 if view.seat == 0 else -1
         worth = utilities(view.options, turn.match_points, view.seat)
+        # Only winning matters (a one-hand game, or a match's last hand): the solver
+        # then just proves win or loss, about three times faster than exact points.
+        window = WIN_WINDOW if worth[1] == worth[3] and worth[-1] == worth[-3] else None
         if know.talon_size == 0:
             exact = ExploitSolver(view.seat, worth, EPSILON)
             code, equity = exact.best_move(sampler.sample(self._rng))
@@ -83,7 +87,14 @@ class StrongBot(Bot):
             began = time.perf_counter()
             world = sampler.sample(self._rng)
             try:
-                scores = evaluate(world, candidates, self.endgame, self.solve_talon, hard_stop)
+                scores = evaluate(
+                    world,
+                    candidates,
+                    endgame=self.endgame,
+                    solve_talon=self.solve_talon,
+                    deadline=hard_stop,
+                    window=window,
+                )
             except OutOfTime:
                 if worlds:
                     break
@@ -105,9 +116,11 @@ class StrongBot(Bot):
 def evaluate(
     world: HandState,
     candidates: list[int],
+    *,
     endgame: int = 0,
     solve_talon: int = SOLVE_TALON,
     deadline: float | None = None,
+    window: tuple[int, int] | None = None,
 ) -> dict[int, float]:
     """Value for seat 0 of each candidate move in one perfect-information world.
 
@@ -115,15 +128,17 @@ def evaluate(
     in the talon, are solved exactly; the rest are played out by the policy,
     which hands over to the solver once the talon is closed or exhausted with
     at most ``endgame`` cards in each hand. Past ``deadline`` the solver
-    raises ``OutOfTime``.
+    raises ``OutOfTime``. With a ``window`` the solved values are only
+    exact in their sign (what a win/lose utility needs).
     """
+    low, high = window or (-INF, INF)
     out: dict[int, float] = {}
     solver = Solver(deadline)
     for code in candidates:
         child = world.copy()
         child.apply_code_unchecked(code)
         if child.phase != Phase.OVER and (child.closed or child.talon_left <= solve_talon):
-            out[code] = solver.value(child)
+            out[code] = solver.value(child, low, high)
             continue
         while child.phase != Phase.OVER:
             if (
@@ -131,7 +146,7 @@ def evaluate(
                 and child.lead_card < 0
                 and child.hands[child.to_act].bit_count() <= endgame
             ):
-                out[code] = solver.value(child)
+                out[code] = solver.value(child, low, high)
                 break
             child.apply_code_unchecked(policy_move(child))
         else:

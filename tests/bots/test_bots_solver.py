@@ -115,3 +115,28 @@ def test_strong_with_almost_no_time_still_moves_legally(name: str) -> None:
         move = as_action(bots[turn.seat].choose(turn)).move
         assert move in turn.legal
         table.play(move.code)
+
+
+def test_a_win_or_lose_window_keeps_every_moves_sign() -> None:
+    """strong's null-window evaluation proves the same wins and losses as the exact one."""
+    from p2p66.bots.playout import policy_move
+    from p2p66.bots.strong import WIN_WINDOW, evaluate
+
+    opts = preset("vu")
+    checked = 0
+    for seed in range(12):
+        deck = deck_ids(opts.deck_size)
+        random.Random(seed).shuffle(deck)
+        s = new_hand(opts, deck, dealer=seed % 2)
+        while s.talon_left > 4 and not s.is_over:
+            s.apply_code_unchecked(policy_move(s))
+        if s.is_over:
+            continue
+        codes = s.legal_codes()
+        exact = evaluate(s, codes, solve_talon=4)
+        windowed = evaluate(s, codes, solve_talon=4, window=WIN_WINDOW)
+        for code in codes:
+            assert (exact[code] > 0) == (windowed[code] > 0)
+            assert (exact[code] < 0) == (windowed[code] < 0)
+        checked += 1
+    assert checked >= 8
