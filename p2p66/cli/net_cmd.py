@@ -8,7 +8,7 @@ and accepts or refuses them. Either seat can be played by a built-in bot
 was played to its end; 3 the connection could not be made or was lost;
 4 the other player broke the protocol or cheated; 5 the rules were refused;
 6 the replay could not be written (e.g. a full disk; what was written is kept);
-2 bad command-line input.
+7 you left the match before its end; 2 bad command-line input.
 """
 
 from __future__ import annotations
@@ -55,6 +55,20 @@ from p2p66.ui.config import load_config, use_color
 from p2p66.ui.launch import run_ui
 
 EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
+EXIT_LEFT = 7
+
+
+def exit_code(peer: Peer, failure: str | None) -> int:
+    """The exit code for how the match ended: ``failure`` is a ``LiveGameError`` kind or None."""
+    if failure == "replay":
+        return EXIT_REPLAY
+    if failure in ("cheating", "protocol", "diverged"):
+        return EXIT_CHEAT
+    if failure is not None:
+        return EXIT_NETWORK
+    if peer.machine.stage.value == "refused":
+        return EXIT_REFUSED
+    return EXIT_OK if peer.machine.over else EXIT_LEFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +142,7 @@ async def _play(
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
         await run_ui(table, style, plain=seat.plain)
         await table.close()
-        if peer.machine.stage.value == "refused":
-            return EXIT_REFUSED
-        return EXIT_OK if peer.machine.over else EXIT_NETWORK
+        return exit_code(peer, table.failure)
     finally:
         writer.close()
 
@@ -201,18 +213,14 @@ async def _play_bot(
     except LiveGameError as exc:
         _say(f"match stopped ({exc.kind}): {exc}")
         _say(f"replay so far: {path}")
-        if exc.kind == "replay":
-            return EXIT_REPLAY
-        return EXIT_CHEAT if exc.kind in ("cheating", "protocol", "diverged") else EXIT_NETWORK
+        return exit_code(peer, exc.kind)
     finally:
         if bot is not None:
             bot.close()
         channel.close()
     links.writer.close()
     _say(default_verify(path))
-    if peer.machine.stage.value == "refused":
-        return EXIT_REFUSED
-    return EXIT_OK
+    return exit_code(peer, None)
 
 
 def _guarded(main: Coroutine[Any, Any, int]) -> int:

@@ -80,6 +80,8 @@ class NetworkTable:
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
         self.verify: Callable[[Path], str] | None = None
+        self.failure: str | None = None
+        """Why the match stopped early (a ``LiveGameError`` kind, "transport"), if it did."""
 
     @property
     def seat(self) -> int:
@@ -170,10 +172,13 @@ class NetworkTable:
         try:
             await game.run(await open_channel())
         except LiveGameError as exc:
+            self.failure = exc.kind
             self._events.put_nowait(PeerError(str(exc)))
         except (TransportError, OSError) as exc:
+            self.failure = "transport"
             self._events.put_nowait(PeerError(f"could not connect: {exc}"))
         except Exception as exc:  # any other failure is still shown, never swallowed
+            self.failure = "internal"
             self._events.put_nowait(PeerError(f"the match stopped: {type(exc).__name__}: {exc}"))
         if self.replay_path is not None and self.verify is not None:
             verdict = await asyncio.to_thread(self.verify, self.replay_path)

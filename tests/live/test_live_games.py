@@ -375,6 +375,7 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert "The host proposes: preset sixty-six" in joined.stderr + joined.stdout
     assert "Hand 1:" in joined.stdout, joined.stdout + joined.stderr
     assert "You leave the match." in joined.stdout
+    assert joined.returncode == 7  # left before the end: not a network failure
     assert "rules refused" not in host_err and "the other player left" in host_err
 
 
@@ -384,3 +385,29 @@ def test_a_human_joiner_who_refuses_the_rules_exits_5(tmp_path: Path) -> None:
     assert joined.returncode == 5, joined.stdout + joined.stderr
     assert "You refused the rules: no match is played." in joined.stdout
     assert host_code == 5 and "rules refused" in host_err
+
+
+@pytest.mark.parametrize(
+    ("failure", "stage", "over", "code"),
+    [
+        (None, "playing", True, 0),
+        (None, "playing", False, 7),
+        (None, "refused", False, 5),
+        ("cheating", "playing", False, 4),
+        ("protocol", "playing", False, 4),
+        ("diverged", "playing", False, 4),
+        ("replay", "playing", False, 6),
+        ("disconnected", "playing", False, 3),
+        ("closed", "playing", False, 3),
+        ("transport", "setup", False, 3),
+    ],
+)
+def test_exit_codes_say_how_the_match_ended(
+    failure: str | None, stage: str, over: bool, code: int
+) -> None:
+    from types import SimpleNamespace
+
+    from p2p66.cli.net_cmd import exit_code
+
+    machine = SimpleNamespace(stage=SimpleNamespace(value=stage), over=over)
+    assert exit_code(SimpleNamespace(machine=machine), failure) == code  # type: ignore[arg-type]
