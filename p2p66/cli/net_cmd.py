@@ -56,6 +56,11 @@ from p2p66.ui.launch import run_ui
 
 EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
 EXIT_LEFT = 7
+EXIT_HELP = (
+    "Exit codes: 0 played to the end; 2 bad input; 3 no connection or it was lost; "
+    "4 the other player cheated or broke the protocol; 5 the rules were refused; "
+    "6 the replay could not be written (what was written is kept); 7 you left early."
+)
 
 
 def exit_code(peer: Peer, failure: str | None) -> int:
@@ -252,7 +257,7 @@ def _bot(spec: str | None) -> str | None:
 def register(app: typer.Typer) -> None:
     """Add ``host`` and ``join`` to ``app``."""
 
-    @app.command("host")
+    @app.command("host", epilog=EXIT_HELP)
     def host_command(
         *,
         port: Annotated[int, typer.Option("--port", help="TCP port (0: any free port).")] = 6666,
@@ -284,7 +289,7 @@ def register(app: typer.Typer) -> None:
         listen = Listen(port, bind, lan, accept_timeout, move_time)
         raise typer.Exit(_guarded(_host(options, soundness, listen, seat, name)))
 
-    @app.command("join")
+    @app.command("join", epilog=EXIT_HELP)
     def join_command(
         code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
         *,
