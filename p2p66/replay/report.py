@@ -214,10 +214,9 @@ class Report:
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
                 f"{self.name(self.winner)} wins the match"
             )
-        return (
-            f"valid: {self.name(self.winner)} wins the match "
-            f"{self.game_points[0]}-{self.game_points[1]}"
-        )
+        won = self.game_points[self.winner] if self.winner is not None else 0
+        lost = self.game_points[1 - self.winner] if self.winner is not None else 0
+        return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
 
     def stop_note(self) -> str:
         """Why the last hand has no result: still going, resigned, or cut by a bad record."""
