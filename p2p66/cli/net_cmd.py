@@ -143,9 +143,10 @@ async def _play(
             await asyncio.wait({waiting, table.task}, return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
         config = load_config()
-        color = not seat.plain and use_color(config, os.environ, sys.stdout.isatty())
+        plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
+        color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
-        await run_ui(table, style, plain=seat.plain)
+        await run_ui(table, style, plain=plain)
         await table.close()
         return exit_code(peer, table.failure)
     finally:

@@ -343,7 +343,7 @@ def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> Non
 
 
 def _human_join(tmp_path: Path, typed: str) -> tuple[subprocess.CompletedProcess[str], int, str]:
-    """A bot hosts; a human joins with --plain and types ``typed``. Joiner, host code, host log."""
+    """A bot hosts; a human joins through a pipe, typing ``typed``. Joiner, host code, host log."""
     env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
     env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
     cmd = [sys.executable, "-m", "p2p66.cli.app"]
@@ -356,7 +356,7 @@ def _human_join(tmp_path: Path, typed: str) -> tuple[subprocess.CompletedProcess
         assert host.stdout is not None
         code = host.stdout.readline().strip()
         joined = subprocess.run(
-            [*cmd, "join", code, "--plain"], input=typed,
+            [*cmd, "join", code], input=typed,  # a pipe, so the table reads plain lines
             check=False, capture_output=True, text=True, env=env_j, timeout=60,
         )  # fmt: skip
         _, host_err = host.communicate(timeout=30)
