@@ -51,7 +51,7 @@ from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.ui.bots import UnknownBotError, check_bot_spec, make_table_bot
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import load_config, use_color
+from p2p66.ui.config import Config, ConfigError, chosen_name, load_config, use_color
 from p2p66.ui.launch import run_ui
 
 EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
@@ -266,7 +266,9 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--bind", help="Address to listen on (default: all).")
         ] = None,
         lan: Annotated[bool, typer.Option("--lan", help="Advertise on the local network.")] = False,
-        preset_text: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "sixty-six",
+        preset_text: Annotated[
+            str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
+        ] = None,
         target: Annotated[int | None, typer.Option("--target", min=1)] = None,
         soundness: Annotated[
             int,
@@ -284,7 +286,9 @@ def register(app: typer.Typer) -> None:
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
     ) -> None:
         """Host a match and print the join code to give the other player."""
-        options = _options(preset_text, target)
+        config = _config()
+        options = _options(preset_text or config.preset, target)
+        name = name or chosen_name(config)
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         listen = Listen(port, bind, lan, accept_timeout, move_time)
@@ -309,10 +313,18 @@ def register(app: typer.Typer) -> None:
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
+        name = name or chosen_name(_config())
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
         raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
+
+
+def _config() -> Config:
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="config file") from None
 
 
 def _seed(seed: int | None) -> int:

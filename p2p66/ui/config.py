@@ -31,11 +31,14 @@ class ConfigError(ValueError):
     """A setting the user gave (on the command line or in the file) is not acceptable."""
 
 
+DEFAULT_NAME: Final = "Player"
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The settings; every field has a default so a missing file is fine."""
 
-    name: str = "Player"
+    name: str = DEFAULT_NAME
     preset: str = "sixty-six"
     bot: str = "expert"
     color: ColorMode = "auto"
@@ -60,6 +63,15 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
     return config_dir(env) / FILE_NAME
+
+
+def chosen_name(config: Config) -> str | None:
+    """The name the player set with ``p2p66 config name``, or None if they never did.
+
+    Network play then keeps the identity's own name (the login name at first),
+    rather than calling everybody "Player".
+    """
+    return None if config.name == DEFAULT_NAME else config.name
 
 
 def load_config(path: Path | None = None) -> Config:

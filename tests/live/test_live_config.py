@@ -1,0 +1,43 @@
+"""host and join take the player's name and default rules from ``p2p66 config``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2p66.ui.config import Config, chosen_name
+
+
+def test_only_a_name_the_player_chose_replaces_the_identity_name() -> None:
+    assert chosen_name(Config()) is None
+    assert chosen_name(Config(name="Alice")) == "Alice"
+
+
+def host(home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "p2p66.cli.app", "host", "--port", "0", "--bind", "127.0.0.1",
+         "--bot", "random", "--wait", "1"],
+        check=False, capture_output=True, text=True, timeout=30,
+        env={**os.environ, "P2P66_HOME": str(home)},
+    )  # fmt: skip
+
+
+@pytest.mark.timeout(60)
+def test_host_uses_the_configured_name_and_preset(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('name = "Alice"\npreset = "vu"\n')
+    run = host(tmp_path)
+    assert run.returncode == 3  # nobody joined within a second
+    assert "Hosting as Alice" in run.stderr + run.stdout
+    assert "preset vu" in run.stderr + run.stdout
+
+
+@pytest.mark.timeout(60)
+def test_a_broken_config_file_is_a_usage_error_that_names_it(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text("garbage = [")
+    run = host(tmp_path)
+    assert run.returncode == 2
+    assert "config" in run.stderr and "not valid TOML" in run.stderr
