@@ -9,6 +9,7 @@ so moves piped in ahead are used in order.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import sys
 import threading
@@ -20,7 +21,7 @@ from p2p66.ui.cards_text import TextStyle, card_text, cards_text, display_order,
 from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import plain, talon_fragments, turn_line
+from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import MatchOver, Table, TableEvent
 
@@ -63,6 +64,7 @@ class PlainUI:
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._told: PlayerView | None = None  # the position last summed up
         self._sent: PlayerView | None = None  # the position a move was submitted from
+        self._ahead: collections.deque[str] = collections.deque()  # typed before our turn
 
     @property
     def opponent(self) -> str:
@@ -88,6 +90,11 @@ class PlainUI:
         reading: asyncio.Task[str | None] | None = None
         try:
             while True:
+                if self._ahead and self._ready():
+                    if not await self._handle(self._ahead.popleft()):
+                        self.write("You leave the match.")
+                        return
+                    continue
                 if reading is None and self._ready():
                     reading = asyncio.create_task(self.lines.readline())
                 waiting = {events} if reading is None else {events, reading}
@@ -102,6 +109,9 @@ class PlainUI:
                     if line is None:
                         self.write("Input ended: you leave the match.")
                         return
+                    if not self.screen.my_turn and self.screen.match_over is None:
+                        self._ahead.append(line)  # the turn passed meanwhile: keep it for ours
+                        continue
                     if not await self._handle(line):
                         self.write("You leave the match.")
                         return
@@ -113,9 +123,10 @@ class PlainUI:
     def _ready(self) -> bool:
         """True when a line should be read: our turn, in a position not yet moved from."""
         view = self.screen.view
-        if not self.screen.my_turn or view is None or view is self._sent:
+        # Equal, not just identical: the table may tell the same position twice.
+        if not self.screen.my_turn or view is None or view == self._sent:
             return False
-        if view is not self._told:
+        if view != self._told:
             self._told = view
             for line in situation(self.screen, view, self.style):
                 self.write(line)
@@ -167,7 +178,7 @@ def situation(screen: Screen, view: PlayerView, style: TextStyle) -> list[str]:
     return [
         f"Trumps are {suit_name(view.trump_suit)}; talon: {talon}.",
         f"Your hand: {hand}.",
-        f"You have {view.my_points} card points and {view.tricks_won[view.seat]} tricks"
+        f"You have {view.my_points} card points and {tricks_text(view.tricks_won[view.seat])}"
         + (f", plus {view.my_held_points} held" if view.my_held_points else "")
         + f"; {opponent} has shown {cards_text(view.opponent_shown, style)}.",
         turn_line(screen, style),

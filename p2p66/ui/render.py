@@ -76,7 +76,8 @@ def board(screen: Screen, style: TextStyle) -> FormattedText:
     out.append(("class:title", f" Hand {screen.hand_number} · {dealer} · {trump}\n"))
     out += [("class:label", " Talon: "), *talon_fragments(view, opponent, style), ("", "\n")]
     out += [("class:label", f" {opponent}: ")]
-    out.append(("", f"{view.opponent_hand_size} cards, {_tricks(view.tricks_won[1 - view.seat])}"))
+    their_tricks = tricks_text(view.tricks_won[1 - view.seat])
+    out.append(("", f"{view.opponent_hand_size} cards, {their_tricks}"))
     if view.opponent_shown:
         out.append(("", ", has shown "))
         out += _cards(view.opponent_shown, style)
@@ -86,14 +87,14 @@ def board(screen: Screen, style: TextStyle) -> FormattedText:
     mine = f"{view.my_points} card points"
     if view.my_held_points:
         mine += f" (+{view.my_held_points} held until you win a trick)"
-    out += [("class:label", " You: "), ("", f"{mine}, {_tricks(view.tricks_won[view.seat])}\n")]
+    out += [("class:label", " You: "), ("", f"{mine}, {tricks_text(view.tricks_won[view.seat])}\n")]
     out += [("class:label", " Your hand: "), *_hand(view, style), ("", "\n")]
     out += _log(screen)
     out += [("class:turn", f" {turn_line(screen, style)}\n")]
     return FormattedText(out)
 
 
-def _tricks(n: int) -> str:
+def tricks_text(n: int) -> str:
     return f"{n} trick{'s' if n != 1 else ''}"
 
 

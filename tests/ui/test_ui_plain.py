@@ -95,3 +95,28 @@ def test_ui_plain_mode_plays_a_whole_hand_in_a_subprocess(tmp_path: Path) -> Non
     assert "the match stands you " in text  # the hand result sentence
     assert "\x1b" not in text  # plain means no escape sequences at all
     assert all("♥" not in line and "♠" not in line for line in out.seen)  # --ascii
+
+
+@pytest.mark.timeout(120)
+def test_ui_plain_mode_keeps_lines_typed_ahead_for_the_next_turn(tmp_path: Path) -> None:
+    """A script that pipes all its moves at once plays a whole match: nothing is refused
+    for arriving early (only cards the rules forbid), and no position is told twice."""
+    env = {**os.environ, "P2P66_HOME": str(tmp_path), "NO_COLOR": "1"}
+    # the real command: the bot is a peer over loopback, so events arrive as over a network
+    command = [sys.executable, "-m", "p2p66.cli.app", "play", "--plain", "--ascii"]
+    command += ["--vs", "expert", "--seed", "3", "--delay", "0", "--target", "2", "--preset", "vu"]
+    run = subprocess.run(
+        command,
+        check=False,
+        input="1\n2\n3\n4\n5\n" * 200,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=100,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "wins the match" in run.stdout
+    assert "not your turn" not in run.stdout and "turn: wait" not in run.stdout
+    told = [line for line in run.stdout.splitlines() if line.startswith("Your hand:")]
+    leads = [line for line in run.stdout.splitlines() if line.startswith(("You lead", "You play"))]
+    assert len(told) == len(leads)  # each position summed up once, then moved from
