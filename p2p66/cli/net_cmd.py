@@ -190,10 +190,11 @@ async def _play_bot(
         elif isinstance(event, ev.HandEnded):
             names = (m.names[0], m.names[1])
             a, b = event.game_points
-            _say(f"hand {event.number}: {event.result.describe(names)}; match {a}-{b}")
+            standing = f"{names[0]} {a}, {names[1]} {b}"
+            _say(f"hand {event.number}: {event.result.describe(names)}; match: {standing}")
         elif isinstance(event, ev.MatchEnded):
-            a, b = event.game_points
-            _say(f"match over: {m.names[event.winner]} wins {a}-{b}")
+            won, lost = event.game_points[event.winner], event.game_points[1 - event.winner]
+            _say(f"match over: {m.names[event.winner]} wins {won}-{lost}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
 
