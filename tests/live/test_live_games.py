@@ -7,6 +7,7 @@ import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import msgpack
@@ -236,32 +237,50 @@ def test_a_silent_peer_times_out_and_is_named(tmp_path: Path) -> None:
     assert read_replay(tmp_path / "victim.p66").records
 
 
-@pytest.mark.timeout(90)
-def test_host_and_join_commands_play_a_match(tmp_path: Path) -> None:
-    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
-    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
+def host_then_join(
+    tmp_path: Path,
+    host_args: list[str],
+    join_args: list[str],
+    *,
+    typed: str | None = None,
+    code_of: Callable[[str], str] = lambda code: code,
+) -> tuple[subprocess.CompletedProcess[str], int, str]:
+    """``p2p66 host`` in the background, then ``p2p66 join CODE``: joiner, host exit code, host log.
+
+    ``typed`` is what the joiner's player types (through a pipe); ``code_of`` may garble the code.
+    """
     cmd = [sys.executable, "-m", "p2p66.cli.app"]
     host = subprocess.Popen(
-        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
-         "--target", "2", "--soundness", "0", "--name", "hosty",
-         "--replay-dir", str(tmp_path / "hr"), "--wait", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
+        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", *host_args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "P2P66_HOME": str(tmp_path / "h")},
     )  # fmt: skip
     try:
         assert host.stdout is not None
         code = host.stdout.readline().strip()
         assert "@127.0.0.1:" in code, host.stderr.read() if host.stderr else ""
         joined = subprocess.run(
-            [*cmd, "join", code, "--bot", "expert", "--name", "joiny",
-             "--replay-dir", str(tmp_path / "jr")],
-            check=False, capture_output=True, text=True, env=env_j, timeout=60,
+            [*cmd, "join", code_of(code), *join_args], input=typed,
+            check=False, capture_output=True, text=True, timeout=60,
+            env={**os.environ, "P2P66_HOME": str(tmp_path / "j")},
         )  # fmt: skip
         _, host_err = host.communicate(timeout=30)
     finally:
         if host.poll() is None:
             host.kill()
+    return joined, host.returncode, host_err
+
+
+@pytest.mark.timeout(90)
+def test_host_and_join_commands_play_a_match(tmp_path: Path) -> None:
+    joined, host_code, host_err = host_then_join(
+        tmp_path,
+        ["--bot", "random", "--target", "2", "--soundness", "0", "--name", "hosty",
+         "--replay-dir", str(tmp_path / "hr"), "--wait", "30"],
+        ["--bot", "expert", "--name", "joiny", "--replay-dir", str(tmp_path / "jr")],
+    )  # fmt: skip
     assert joined.returncode == 0, joined.stderr
-    assert host.returncode == 0, host_err
+    assert host_code == 0, host_err
     assert "match over" in joined.stderr and "match over" in host_err
     (h_file,) = (tmp_path / "hr").glob("*.p66")
     (j_file,) = (tmp_path / "jr").glob("*.p66")
@@ -269,32 +288,20 @@ def test_host_and_join_commands_play_a_match(tmp_path: Path) -> None:
     verify_records(read_replay(h_file).records)
 
 
+def _garbled(code: str) -> str:
+    words, address = code.split("@")
+    w = words.split("-")
+    return "-".join([w[1], w[2], w[0]]) + "@" + address
+
+
 @pytest.mark.timeout(60)
 def test_wrong_join_code_fails_cleanly(tmp_path: Path) -> None:
-    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
-    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
-    cmd = [sys.executable, "-m", "p2p66.cli.app"]
-    host = subprocess.Popen(
-        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random", "--wait", "5"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
-    )  # fmt: skip
-    try:
-        assert host.stdout is not None
-        code = host.stdout.readline().strip()
-        words, address = code.split("@")
-        w = words.split("-")
-        wrong = "-".join([w[1], w[2], w[0]]) + "@" + address
-        joined = subprocess.run(
-            [*cmd, "join", wrong, "--bot", "random"],
-            check=False, capture_output=True, text=True, env=env_j, timeout=30,
-        )  # fmt: skip
-        _, host_err = host.communicate(timeout=30)
-    finally:
-        if host.poll() is None:
-            host.kill()
+    joined, host_code, host_err = host_then_join(
+        tmp_path, ["--bot", "random", "--wait", "5"], ["--bot", "random"], code_of=_garbled
+    )
     assert joined.returncode == 3
     assert "cannot join" in joined.stderr
-    assert host.returncode == 3 and "nobody joined" in host_err
+    assert host_code == 3 and "nobody joined" in host_err
 
 
 @pytest.mark.timeout(30)
@@ -343,27 +350,10 @@ def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> Non
 
 
 def _human_join(tmp_path: Path, typed: str) -> tuple[subprocess.CompletedProcess[str], int, str]:
-    """A bot hosts; a human joins through a pipe, typing ``typed``. Joiner, host code, host log."""
-    env_h = {**os.environ, "P2P66_HOME": str(tmp_path / "h")}
-    env_j = {**os.environ, "P2P66_HOME": str(tmp_path / "j")}
-    cmd = [sys.executable, "-m", "p2p66.cli.app"]
-    host = subprocess.Popen(
-        [*cmd, "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random",
-         "--soundness", "0", "--wait", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_h,
-    )  # fmt: skip
-    try:
-        assert host.stdout is not None
-        code = host.stdout.readline().strip()
-        joined = subprocess.run(
-            [*cmd, "join", code], input=typed,  # a pipe, so the table reads plain lines
-            check=False, capture_output=True, text=True, env=env_j, timeout=60,
-        )  # fmt: skip
-        _, host_err = host.communicate(timeout=30)
-    finally:
-        if host.poll() is None:
-            host.kill()
-    return joined, host.returncode, host_err
+    """A bot hosts; a human joins through a pipe (so the table reads plain lines)."""
+    return host_then_join(
+        tmp_path, ["--bot", "random", "--soundness", "0", "--wait", "30"], [], typed=typed
+    )
 
 
 @pytest.mark.timeout(90)
