@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Literal
 
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.equity import utilities
 from p2p66.bots.exploit import ExploitSolver
+from p2p66.bots.ismcts import ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
 from p2p66.bots.solver import INF, OutOfTime, Solver, terminal_value
@@ -32,8 +34,11 @@ SOLVE_TALON = 0  # solve open worlds exactly from this talon size down (0: only 
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
+Search = Literal["pimc", "ismcts"]
+
+
 class StrongBot(Bot):
-    """PIMC with card inference, policy playouts and an exact endgame solver."""
+    """PIMC (or ISMCTS) with card inference, policy playouts and an exact endgame solver."""
 
     name = "strong"
 
@@ -41,13 +46,16 @@ class StrongBot(Bot):
         self,
         seed: int = 0,
         budget: float = 0.1,
+        *,
         max_samples: int | None = None,
         endgame: int = 0,
         solve_talon: int = SOLVE_TALON,
+        search: Search = "pimc",
     ) -> None:
         self._rng = random.Random(seed)
         self.endgame = endgame
         self.solve_talon = solve_talon
+        self.search = search
         self.budget = budget
         self.max_samples = max_samples
 
@@ -78,6 +86,16 @@ class StrongBot(Bot):
             exact = ExploitSolver(view.seat, worth, EPSILON)
             code, equity = exact.best_move(sampler.sample(self._rng))
             return Action(MOVES[code], {"equity": round(equity, 3), "exact": True})
+        if self.search == "ismcts":
+            code, iterations = ismcts(
+                sampler.sample,
+                view.seat,
+                worth,
+                self._rng,
+                deadline=None if self.max_samples is not None else deadline,
+                iterations=self.max_samples,
+            )
+            return Action(MOVES[code], {"iterations": iterations})
         candidates = [c for c in legal if c != DECLARE]
         totals = dict.fromkeys(candidates, 0.0)
         hard_stop = None if self.max_samples is not None else started + budget * HARD_STOP

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from p2p66.bots import BUILTINS, Action, BotError, Turn, as_action, parse_bot_spec
 from p2p66.bots.api import Bot
 from p2p66.bots.expert import decide
 from p2p66.bots.registry import make_bot
+from p2p66.bots.solver import Solver
 from p2p66.engine import preset, view_of
 from p2p66.engine.cards import CARDS, deck_ids
 from p2p66.engine.state import new_hand
@@ -107,3 +110,46 @@ def test_spec_kinds() -> None:
     assert external.kind == "external"
     assert external.command == ("python3", "my_bot.py", "--fast")
     assert parse_bot_spec("./bot").kind == "external"
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_strong_with_ismcts_plays_legal_moves_and_is_reproducible(name: str) -> None:
+    opts = preset(name)
+
+    def game(seed: int) -> list[str]:
+        bots = (
+            make_bot(parse_bot_spec("strong:search=ismcts,samples=40"), seed, opts),
+            make_bot(parse_bot_spec("random"), 9, opts),
+        )
+        return play_hand(bots, name, seed)
+
+    assert game(1) == game(1)
+    game(2)
+
+
+def test_ismcts_finds_the_move_that_wins_in_every_world() -> None:
+    """Holding the trump ace and ten at the end, with a lead that decides the hand."""
+    from p2p66.bots.ismcts import ismcts
+    from p2p66.bots.playout import policy_move
+
+    opts = preset("vu")
+    rng = random.Random(4)
+    for seed in range(40):
+        deck = deck_ids(opts.deck_size)
+        random.Random(seed).shuffle(deck)
+        state = new_hand(opts, deck, dealer=0)
+        while state.talon_open and not state.is_over:
+            state.apply_code_unchecked(policy_move(state))
+        if state.is_over or state.lead_card >= 0:
+            continue
+        # Talon gone: nothing is hidden, so every world is this one; compare with the solver.
+        me = state.to_act
+        values = Solver().move_values(state)
+        sign = 1 if me == 0 else -1
+        if sorted(sign * v > 0 for v in values.values()) != [False] * (len(values) - 1) + [True]:
+            continue  # want exactly one winning move
+        worth = {g: 1.0 if g > 0 else 0.0 for g in range(-3, 4)}
+        code, _ = ismcts(lambda _rng, s=state: s.copy(), me, worth, rng, iterations=400)
+        assert sign * values[code] > 0
+        return
+    pytest.skip("no position with a single winning move among these deals")

@@ -1,0 +1,128 @@
+"""Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+
+PIMC (``strong``'s default search) scores each move in each guessed world as
+if both players could see that world, then averages: it fuses strategies
+that no player could follow and cannot value keeping options open. ISMCTS
+grows one tree over the moves of both players instead, keyed by what was
+played rather than by the hidden cards. Each iteration deals a fresh world
+consistent with what the seat knows, walks the tree through moves legal in
+that world (choosing by UCB with availability counts, so a move seen only in
+some worlds is judged fairly), adds one node, plays out with the policy and
+backs up the utility of the result. The most visited move at the root wins.
+Measured against the ``schnapsen`` package's RdeepBot under ``vu`` it wins
+about five points more deals than PIMC (``scripts/bench_bots.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from p2p66.bots.playout import policy_move
+from p2p66.bots.solver import terminal_value
+from p2p66.engine.moves import DECLARE
+from p2p66.engine.state import HandState, Phase
+
+EXPLORATION = 0.5  # UCB constant; 0.4 and 0.7 measured alike against RdeepBot
+
+
+class _Node:
+    """A move sequence from the root: visits, summed utility, and how often it was legal."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 1
+
+
+def ismcts(
+    sample: Callable[[random.Random], HandState],
+    me: int,
+    worth: Mapping[int, float],
+    rng: random.Random,
+    *,
+    deadline: float | None = None,
+    iterations: int | None = None,
+    exploration: float = EXPLORATION,
+) -> tuple[int, int]:
+    """The move to play for seat ``me`` and the number of iterations run.
+
+    ``sample`` deals a world for the seat; ``worth`` maps signed game points
+    (for ``me``) to utility in [0, 1]. The search stops at ``deadline`` (a
+    ``time.perf_counter()`` instant) or after ``iterations``, whichever is given.
+    """
+    search = _Search(me, 1 if me == 0 else -1, worth, rng, exploration)
+    root = _Node()
+    done = 0
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        search.iterate(root, sample(rng))
+        done += 1
+    best = max(root.children, key=lambda code: root.children[code].visits)
+    return best, done
+
+
+def _moves(world: HandState, at_root: bool) -> list[int]:
+    codes = world.legal_codes()
+    if DECLARE in codes and world.score[world.to_act] >= 66:
+        return [DECLARE]  # declaring at once never costs (solver.py)
+    if at_root and DECLARE in codes:
+        codes.remove(DECLARE)  # a false declaration is never the best root move
+    return codes
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    me: int
+    sign: int
+    worth: Mapping[int, float]
+    rng: random.Random
+    exploration: float
+
+    def iterate(self, root: _Node, world: HandState) -> None:
+        """One iteration in one dealt world: select, expand one node, play out, back up."""
+        me, rng, exploration = self.me, self.rng, self.exploration
+        node = root
+        path = [root]
+        while world.phase != Phase.OVER:
+            codes = _moves(world, node is root)
+            untried = [code for code in codes if code not in node.children]
+            for code in codes:
+                child = node.children.get(code)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                code = rng.choice(untried)
+                child = _Node()
+                node.children[code] = child
+                world.apply_code_unchecked(code)
+                path.append(child)
+                break
+            mine = world.to_act == me
+            best_code, best_score = codes[0], -math.inf
+            for code in codes:
+                child = node.children[code]
+                mean = child.total / child.visits
+                score = (mean if mine else 1.0 - mean) + exploration * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                if score > best_score:
+                    best_code, best_score = code, score
+            world.apply_code_unchecked(best_code)
+            node = node.children[best_code]
+            path.append(node)
+        while world.phase != Phase.OVER:
+            world.apply_code_unchecked(policy_move(world))
+        utility = self.worth[self.sign * terminal_value(world)]
+        for visited in path:
+            visited.visits += 1
+            visited.total += utility
