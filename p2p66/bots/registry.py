@@ -60,16 +60,16 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
     samples = int(_number("strong", opts, "samples", 0))
     endgame = int(_number("strong", opts, "endgame", 0, zero_ok=True))
     solve = int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True))
-    search = opts.get("search", "pimc")
-    if search not in ("pimc", "ismcts"):
-        raise BotError(f"bot strong: option search is pimc or ismcts, not {search!r}")
+    search = opts.get("search", "auto")
+    if search not in ("auto", "pimc", "ismcts"):
+        raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {search!r}")
     return StrongBot(
         seed,
         budget=ms / 1000.0,
         max_samples=samples or None,
         endgame=endgame,
         solve_talon=solve,
-        search="ismcts" if search == "ismcts" else "pimc",
+        search="ismcts" if search == "ismcts" else "pimc" if search == "pimc" else "auto",
     )
 
 
@@ -92,7 +92,7 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "samples": "fixed number of determinisations instead of a time budget",
                 "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
                 "solve": "solve worlds exactly once the talon holds at most N cards (default 0)",
-                "search": "pimc (default) or ismcts: one tree over both players' moves",
+                "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
             },
             _strong,
         ),

