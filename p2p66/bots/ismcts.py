@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from p2p66.bots.playout import policy_move
-from p2p66.bots.solver import terminal_value
+from p2p66.bots.solver import searched_codes, terminal_value
 from p2p66.engine.moves import DECLARE
 from p2p66.engine.state import HandState, Phase
 
@@ -83,10 +83,8 @@ def ismcts(
 
 
 def _moves(world: HandState, at_root: bool) -> list[int]:
-    codes = world.legal_codes()
-    if DECLARE in codes and world.score[world.to_act] >= 66:
-        return [DECLARE]  # declaring at once never costs (solver.py)
-    if at_root and DECLARE in codes:
+    codes = searched_codes(world)
+    if at_root and DECLARE in codes and len(codes) > 1:
         codes.remove(DECLARE)  # a false declaration is never the best root move
     return codes
 

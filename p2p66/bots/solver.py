@@ -146,14 +146,21 @@ class Solver:
         return best
 
 
+def searched_codes(s: HandState) -> list[int]:
+    """Legal moves, except that a player with 66 declares at once (the exact pruning above)."""
+    codes = s.legal_codes()
+    if DECLARE in codes and s.score[s.to_act] >= 66:
+        return [DECLARE]
+    return codes
+
+
 def _ordered(s: HandState, hint: int) -> list[int]:
     """Legal moves, best-first guesses, with the exact declare prunings applied."""
-    codes = s.legal_codes()
+    codes = searched_codes(s)
     phase = s.phase
-    seat = s.to_act
     if DECLARE in codes:
-        if s.score[seat] >= 66:
-            return [DECLARE]
+        if len(codes) == 1:
+            return codes
         if phase != Phase.LEAD:
             return codes  # [DECLARE, PASS]: both are searched
     if phase == Phase.FOLLOW:
