@@ -86,11 +86,7 @@ class StrongBot(Bot):
         deadline = started + budget * SAFETY
         know = knowledge_of(turn)
         sampler = WorldSampler(turn, know)
-        sign = 1 if view.seat == 0 else -1
         worth = utilities(view.options, turn.match_points, view.seat)
-        # Only winning matters (a one-hand game, or a match's last hand): the solver
-        # then just proves win or loss, about three times faster than exact points.
-        window = WIN_WINDOW if worth[1] == worth[3] and worth[-1] == worth[-3] else None
         if know.talon_size == 0:
             exact = ExploitSolver(view.seat, worth, EPSILON)
             code, equity = exact.best_move(sampler.sample(self._rng))
@@ -105,9 +101,28 @@ class StrongBot(Bot):
                 iterations=self.max_samples,
             )
             return Action(MOVES[code], {"iterations": iterations})
-        candidates = [c for c in legal if c != DECLARE]
-        totals = dict.fromkeys(candidates, 0.0)
         hard_stop = None if self.max_samples is not None else started + budget * HARD_STOP
+        candidates = [c for c in legal if c != DECLARE]
+        return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
+
+    def _pimc(
+        self,
+        sampler: WorldSampler,
+        seat: int,
+        worth: dict[int, float],
+        candidates: list[int],
+        stops: tuple[float, float | None],
+    ) -> Action:
+        """Average each candidate's utility over worlds until the soft stop (or the sample cap).
+
+        A world still being solved at the hard stop is dropped.
+        """
+        deadline, hard_stop = stops
+        sign = 1 if seat == 0 else -1
+        # Only winning matters (a one-hand game, or a match's last hand): the solver
+        # then just proves win or loss, about three times faster than exact points.
+        window = WIN_WINDOW if worth[1] == worth[3] and worth[-1] == worth[-3] else None
+        totals = dict.fromkeys(candidates, 0.0)
         worlds = 0
         slowest = 0.0
         while True:
