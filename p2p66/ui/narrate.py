@@ -122,9 +122,7 @@ def _move(event: MovePlayed, before: PlayerView | None, voice: Voice) -> tuple[s
         return (f"{voice.says(seat, 'declare', 'declares')} 66.",)
     if move.kind == "pass" and before is not None and before.phase == Phase.FINAL_DECLARE:
         return (f"{voice.says(seat, 'do', 'does')} not declare, and the cards have run out.",)
-    if move.kind == "pass":
-        return (f"{voice.says(seat, 'do', 'does')} not declare 66 yet.",)
-    return ()  # draw: the cards drawn are told by _changes
+    return ()  # draw: told by _changes; a pass after a marriage is a non-event, as at a table
 
 
 def _changes(
@@ -193,6 +191,6 @@ def connection_sentence(event: ConnectionStatus, voice: Voice) -> str:
         "connecting": f"Connecting to {voice.opponent}.",
         "connected": f"Connected to {voice.opponent}{latency}.",
         "reconnecting": f"Connection to {voice.opponent} lost: reconnecting.",
-        "waiting": f"Waiting for {voice.opponent}.",
+        "waiting": f"Connected to {voice.opponent}{latency}.",  # linked; their move is due
         "closed": f"The connection to {voice.opponent} is closed.",
     }[event.state]

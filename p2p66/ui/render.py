@@ -199,6 +199,8 @@ def turn_line(screen: Screen, style: TextStyle) -> str:
 
 def _keys(view: PlayerView) -> str:
     kinds = {m.kind for m in view.legal}
+    if view.my_points < 66:
+        kinds.discard("declare")  # legal but a sure loss; entry wants "declare!" for it
     keys = [
         label
         for kind, label in (
@@ -225,7 +227,7 @@ def status_bar(screen: Screen) -> FormattedText:
         turn = "match over"
     elif screen.view is None or screen.view.phase == Phase.OVER:
         turn = "between hands"
-    alert = screen.connection.state in ("reconnecting", "waiting", "closed")
+    alert = screen.connection.state in ("reconnecting", "closed")
     return FormattedText(
         [
             ("class:status", score),

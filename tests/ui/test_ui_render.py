@@ -51,7 +51,13 @@ def test_ui_render_after_a_trick_shows_last_trick_points_and_new_keys() -> None:
     assert "Last trick: you AS, Bot 9S → won by you" in text
     assert "You: 11 card points, 1 trick" in text
     assert "Talon: 10 cards, trump card JH face up" in text
-    assert "m marriage · x exchange · c close · d declare 66 · ? help" in text
+    assert "m marriage · x exchange · c close · ? help" in text  # declaring at 11 would lose
+    screen = screen_of(state)
+    assert screen.view is not None
+    at_66 = replace(screen, view=replace(screen.view, my_points=66))
+    assert turn_line(at_66, ASCII).endswith(
+        "m marriage · x exchange · c close · d declare 66 · ? help"
+    )
 
 
 def test_ui_render_marriage_shows_held_points_and_shown_cards() -> None:
