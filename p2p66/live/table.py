@@ -76,6 +76,7 @@ class NetworkTable:
         self._pending: asyncio.Future[int] | None = None
         self._played = asyncio.Event()
         self._untold: list[tuple[int, int]] = []
+        self._shown: PlayerView | None = None  # the view the last event carried
         self._over = False
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
@@ -120,15 +121,20 @@ class NetworkTable:
     async def decide(self, view: PlayerView) -> int:
         loop = asyncio.get_running_loop()
         self._pending = loop.create_future()
-        self._events.put_nowait(ViewChanged(view))
+        if view != self._shown:  # after their move, MovePlayed already carried this view
+            self._show(ViewChanged(view))
         return await self._pending
+
+    def _show(self, event: HandStarted | MovePlayed | ViewChanged) -> None:
+        self._shown = event.view
+        self._events.put_nowait(event)
 
     def _tell_moves(self) -> None:
         view = self.peer.view()
         if view is None:
             return
         for seat, code in self._untold:
-            self._events.put_nowait(MovePlayed(seat, code, view))
+            self._show(MovePlayed(seat, code, view))
         self._untold.clear()
 
     def on_status(self, status: Status) -> None:
@@ -142,7 +148,7 @@ class NetworkTable:
         if isinstance(event, ev.DealComplete) and m.match is not None:
             view = peer.view()
             if view is not None:
-                self._events.put_nowait(HandStarted(event.number, view, m.match.game_points))
+                self._show(HandStarted(event.number, view, m.match.game_points))
         elif isinstance(event, ev.MoveMade):
             # A move that gives us a card we cannot see yet (a draw waiting for the
             # other player's key) is told once the key is here, with the true hand.

@@ -123,7 +123,7 @@ class PlainUI:
     def _ready(self) -> bool:
         """True when a line should be read: our turn, in a position not yet moved from."""
         view = self.screen.view
-        # Equal, not just identical: the table may tell the same position twice.
+        # Compared by value: a table may send a position again as a new object.
         if not self.screen.my_turn or view is None or view == self._sent:
             return False
         if view != self._told:
