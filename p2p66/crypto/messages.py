@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal, Protocol
 
 from p2p66.crypto.config import MAX_HAND, MAX_PARTIES
 from p2p66.crypto.errors import MalformedMessage
@@ -83,6 +83,22 @@ def _header(obj: Mapping[str, Any], kind: str) -> tuple[int, int, int]:
     )
 
 
+class _Headed(Protocol):
+    KIND: ClassVar[str]
+
+    @property
+    def hand(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def seq(self) -> int: ...
+
+
+def _head(msg: _Headed) -> dict[str, Any]:
+    """The header every payload starts with; the order is part of the wire bytes."""
+    return {"t": msg.KIND, "hand": msg.hand, "seat": msg.seat, "seq": msg.seq}
+
+
 def _deck(obj: Mapping[str, Any], key: str) -> tuple[Point, ...]:
     points = decode_points(_bytes(obj, key, most=32 * NUM_CARD_IDS), None, f"field {key!r}")
     if len(points) < 2:
@@ -106,10 +122,7 @@ class ShuffleStep:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "t": self.KIND,
-            "hand": self.hand,
-            "seat": self.seat,
-            "seq": self.seq,
+            **_head(self),
             "config": self.config,
             "commit": self.commitment,
             "lock": bytes(self.lock),
@@ -147,10 +160,7 @@ class RekeyStep:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "t": self.KIND,
-            "hand": self.hand,
-            "seat": self.seat,
-            "seq": self.seq,
+            **_head(self),
             "deck": b"".join(self.deck),
             "keys": b"".join(self.keys),
             "proof": self.proof,
@@ -267,10 +277,7 @@ class KeyReveal:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "t": self.KIND,
-            "hand": self.hand,
-            "seat": self.seat,
-            "seq": self.seq,
+            **_head(self),
             "reveals": [r.to_wire() for r in self.reveals],
         }
 
@@ -299,10 +306,7 @@ class SeedReveal:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "t": self.KIND,
-            "hand": self.hand,
-            "seat": self.seat,
-            "seq": self.seq,
+            **_head(self),
             "seed": self.seed,
         }
 
