@@ -57,7 +57,8 @@ from p2p66.ui.launch import run_ui
 EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
 EXIT_LEFT = 7
 EXIT_HELP = (
-    "Exit codes: 0 played to the end; 2 bad input; 3 no connection or it was lost; "
+    "Exit codes: 0 played to the end; 2 bad input; 3 no connection, it was lost, or the "
+    "other player left; "
     "4 the other player cheated or broke the protocol; 5 the rules were refused; "
     "6 the replay could not be written (what was written is kept); 7 you left early."
 )

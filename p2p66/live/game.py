@@ -133,8 +133,27 @@ class LiveGame:
         view = self.peer.view()
         assert view is not None
         self.on_status(Status("your-turn", self._latency()))
-        code = await self.decide(view)
+        code = await self._decide_unless_ended(view)
         self._emit(self.peer.play(code))
+
+    async def _decide_unless_ended(self, view: PlayerView) -> int:
+        """Our move; but if the channel ends while we think, its failure is raised at once.
+
+        The other player leaving (or the link dropping) is then told while the
+        player is still choosing, not only when the move fails to go out.
+        """
+        assert self.channel is not None
+        deciding = asyncio.ensure_future(self.decide(view))
+        ended = asyncio.ensure_future(self.channel.ended())
+        try:
+            await asyncio.wait({deciding, ended}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (deciding, ended):
+                if not task.done():
+                    task.cancel()
+        if deciding.done():
+            return deciding.result()
+        raise ended.result()
 
     async def _their_record(self) -> None:
         assert self.channel is not None

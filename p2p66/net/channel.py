@@ -178,6 +178,7 @@ class SecureChannel:
         self.max_message = MAX_MESSAGE
         self._inbox: asyncio.Queue[bytes | TransportError] = asyncio.Queue()
         self._failure: TransportError | None = None
+        self._ended = asyncio.Event()
         self._closed = False
         self._tasks: list[asyncio.Task[None]] = []
         self._pings: dict[int, float] = {}
@@ -195,6 +196,12 @@ class SecureChannel:
     def closed(self) -> bool:
         """True once the channel has ended for any reason."""
         return self._failure is not None
+
+    async def ended(self) -> TransportError:
+        """Wait until the channel ends, for any reason, and return why (nothing is consumed)."""
+        await self._ended.wait()
+        assert self._failure is not None
+        return self._failure
 
     def start(self) -> None:
         """Start the reader and the liveness tasks (the handshake calls this)."""
@@ -302,6 +309,7 @@ class SecureChannel:
         if self._failure is not None:
             return
         self._failure = exc
+        self._ended.set()
         self._inbox.put_nowait(exc)
         for waiter in self._pong_waiters.values():
             if not waiter.done():

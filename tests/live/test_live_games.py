@@ -8,7 +8,7 @@ import itertools
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import msgpack
@@ -159,6 +159,63 @@ async def _hosted_pair(
         proxy.close()
         listener.close()
     return host_game, guest_game
+
+
+async def _one_leaves_while_the_other_thinks(tmp_path: Path) -> tuple[LiveGameError, float]:
+    """Over TCP, the first player to be asked for a move thinks; the other leaves meanwhile."""
+    options = preset("schnapsen").with_options(match_target=2)
+    alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
+    listener = await Listener.open(
+        alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0,
+        known_peers=KnownPeers.load(tmp_path / "a"), config=FAST,
+    )  # fmt: skip
+    code = f"fox-lamp-river@127.0.0.1:{listener.port}"
+    peers = (
+        Peer(0, signer_of(alice), options=options, soundness=0, rng=seeded_rng(1, 0)),
+        Peer(1, signer_of(bob), rng=seeded_rng(1, 1)),
+    )
+    thinking: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    def thinker(seat: int) -> Callable[[PlayerView], Awaitable[int]]:
+        async def decide(view: PlayerView) -> int:
+            if not thinking.done():
+                thinking.set_result(seat)
+            await asyncio.Event().wait()  # a player who takes their time
+            raise AssertionError("unreachable")
+
+        return decide
+
+    games = [LiveGame(peer, thinker(peer.seat)) for peer in peers]
+
+    async def play(seat: int, opening: Awaitable[SecureChannel]) -> None:
+        await games[seat].run(await opening)
+
+    tasks = [
+        asyncio.create_task(play(0, listener.accept(timeout=10))),
+        asyncio.create_task(
+            play(1, join(code, bob, known_peers=KnownPeers.load(tmp_path / "b"), config=FAST))
+        ),
+    ]
+    try:
+        seat = await asyncio.wait_for(thinking, 20)
+        other = games[1 - seat]
+        assert other.channel is not None
+        left = asyncio.get_running_loop().time()
+        other.channel.close("the player left the table")
+        with pytest.raises(LiveGameError) as caught:
+            await asyncio.wait_for(tasks[seat], 4)  # well before the 5 s idle timeout
+        return caught.value, asyncio.get_running_loop().time() - left
+    finally:
+        for task in tasks:
+            task.cancel()
+        listener.close()
+
+
+@pytest.mark.timeout(30)
+def test_the_player_to_move_is_told_at_once_when_the_other_leaves(tmp_path: Path) -> None:
+    exc, seconds = asyncio.run(_one_leaves_while_the_other_thinks(tmp_path))
+    assert exc.kind == "closed" and "the player left the table" in str(exc)
+    assert seconds < 1.0
 
 
 @pytest.mark.timeout(60)
