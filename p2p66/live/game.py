@@ -112,7 +112,8 @@ class LiveGame:
                 self._close()
                 raise LiveGameError("replay", f"{exc}; the match stops here", None) from exc
             except PeerClosed as exc:
-                raise LiveGameError("closed", f"the other player left: {exc}", None) from exc
+                why = exc.reason or "no reason given"
+                raise LiveGameError("closed", f"the other player left the match ({why})") from exc
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)
             except ProtocolError as exc:

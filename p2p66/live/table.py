@@ -17,7 +17,7 @@ from p2p66.engine import IllegalMoveError, PlayerView
 from p2p66.engine.cards import CARDS
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import TransportError
+from p2p66.net.errors import PeerClosed, TransportError
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.ui.bots import BotContext, TableBot
@@ -113,7 +113,7 @@ class NetworkTable:
         if self.task is not None and not self.task.done():
             self.task.cancel()
         if self.game is not None and self.game.channel is not None:
-            self.game.channel.close("the player left the table")
+            self.game.channel.close("they chose to leave")
         self._finish(None)
 
     # --------------------------------------------------------------- wiring
@@ -179,7 +179,12 @@ class NetworkTable:
             await game.run(await open_channel())
         except LiveGameError as exc:
             self.failure = exc.kind
-            self._events.put_nowait(PeerError(str(exc)))
+            if isinstance(exc.__cause__, PeerClosed):  # not a problem: a decision of theirs
+                why = exc.__cause__.reason or "no reason given"
+                opponent = self._names[1 - self.seat]
+                self._events.put_nowait(Notice(f"{opponent} left the match ({why})."))
+            else:
+                self._events.put_nowait(PeerError(str(exc)))
         except (TransportError, OSError) as exc:
             self.failure = "transport"
             self._events.put_nowait(PeerError(f"could not connect: {exc}"))

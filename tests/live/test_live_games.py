@@ -201,7 +201,7 @@ async def _one_leaves_while_the_other_thinks(tmp_path: Path) -> tuple[LiveGameEr
         other = games[1 - seat]
         assert other.channel is not None
         left = asyncio.get_running_loop().time()
-        other.channel.close("the player left the table")
+        other.channel.close("they chose to leave")
         with pytest.raises(LiveGameError) as caught:
             await asyncio.wait_for(tasks[seat], 4)  # well before the 5 s idle timeout
         return caught.value, asyncio.get_running_loop().time() - left
@@ -214,7 +214,8 @@ async def _one_leaves_while_the_other_thinks(tmp_path: Path) -> tuple[LiveGameEr
 @pytest.mark.timeout(30)
 def test_the_player_to_move_is_told_at_once_when_the_other_leaves(tmp_path: Path) -> None:
     exc, seconds = asyncio.run(_one_leaves_while_the_other_thinks(tmp_path))
-    assert exc.kind == "closed" and "the player left the table" in str(exc)
+    assert str(exc) == "the other player left the match (they chose to leave)"
+    assert exc.kind == "closed" and exc.culprit is None
     assert seconds < 1.0
 
 
@@ -427,7 +428,8 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert "Hand 1:" in joined.stdout, joined.stdout + joined.stderr
     assert "You leave the match." in joined.stdout
     assert joined.returncode == 7  # left before the end: not a network failure
-    assert "rules refused" not in host_err and "the other player left" in host_err
+    assert "rules refused" not in host_err
+    assert "the other player left the match (they chose to leave)" in host_err
 
 
 @pytest.mark.timeout(90)
