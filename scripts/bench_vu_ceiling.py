@@ -3,6 +3,7 @@
 
     python scripts/bench_vu_ceiling.py                      # vs RdeepBot(16, 4), 100 deal pairs
     python scripts/bench_vu_ceiling.py --opponent vu:rand --pairs 50
+    python scripts/bench_vu_ceiling.py --model 4            # and exploit the opponent's errors
     python scripts/bench_vu_ceiling.py --results run.ndjson # split a match's deals the same way
 
 The cheater sees every card, the talon order included, so it never has to
@@ -10,15 +11,19 @@ guess. It plays the exact minimax move (``Solver``) and, once the talon holds
 at most four cards, the exact best move against a fallible opponent
 (``ExploitSolver``), which keeps the most chances alive in a lost hand. No
 fair bot can expect to beat this by much: it knows everything a fair bot has
-to guess. The deals are the match runner's duplicate deals (``deal_deck``),
-each played twice with the seats swapped, so the numbers compare with
-``scripts/bench_bots.py --only vu``. Needs the optional ``schnapsen`` package.
+to guess. With ``--model N`` it also exploits this opponent: in a hand it
+cannot win against perfect play, it asks N differently seeded copies of the
+opponent how they would answer each of its moves, and plays the move whose
+answers most often hand it a won position. The deals are the match
+runner's duplicate deals (``deal_deck``), each played twice with the seats
+swapped, so the numbers compare with ``scripts/bench_bots.py --only vu``.
+Needs the optional ``schnapsen`` package.
 
 Every deal is also solved with all cards open: under ``vu`` exactly one seat
 wins it against perfect play (there are no draws), so in each duplicate pair
 a player holds the winning cards once and the losing cards once. The split
 says how often each was won: the "losing cards" half is won only when the
-opponent errs, and it caps the whole rate at 50% plus half of it.
+opponent errs, so a rate of R% overall needs at least 2R - 100% of those.
 ``--results`` applies the split to a match runner's NDJSON file (bot A's
 deals), e.g. ``p2p66 match strong vu:rdeep:16:4 --preset vu --hands 600
 --seed 2024 --out run.ndjson``.
@@ -37,10 +42,11 @@ from pathlib import Path
 from p2p66.bots.api import as_action
 from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.registry import make_bot, parse_bot_spec
-from p2p66.bots.solver import Solver
+from p2p66.bots.solver import Solver, searched_codes
 from p2p66.bots.vu import vu_available
 from p2p66.engine import preset
 from p2p66.engine.match import Match
+from p2p66.engine.state import HandState
 from p2p66.runner.deals import bot_seed, deal_deck
 from p2p66.runner.run import one_hand
 from p2p66.runner.stats import wilson
@@ -65,27 +71,83 @@ def perfect_winner(seed: int, pair: int) -> int:
     return 0 if value > 0 else 1
 
 
-def play_deal(opponent: str, seed: int, pair: int, cheater_seat: int) -> tuple[bool, bool]:
+def sees_a_win(solver: Solver, state: HandState, seat: int) -> bool:
+    """True when ``seat`` wins ``state`` against perfect play (all cards open)."""
+    if state.is_over:
+        assert state.result is not None
+        return state.result.winner == seat
+    value = solver.value(state, -1, 1)
+    return value > 0 if seat == 0 else value < 0
+
+
+class OpponentModel:
+    """The cheater's model of the opponent: ``samples`` copies of it, differently seeded.
+
+    In a position lost against perfect play, the cheater asks each copy what
+    the opponent would answer to each of its moves and plays the move after
+    which the most answers hand it a position it wins against perfect play:
+    the move most likely to make this opponent err, one reply deep.
+    """
+
+    def __init__(self, opponent: str, seed: int, samples: int) -> None:
+        spec = parse_bot_spec(opponent)
+        self.copies = [make_bot(spec, seed * 7919 + i, RULES) for i in range(samples)]
+
+    def close(self) -> None:
+        for bot in self.copies:
+            bot.close()
+
+    def chance(self, table: HandTable, code: int, seat: int, solver: Solver) -> float:
+        """The share of modelled replies to ``code`` after which ``seat`` wins with perfect play."""
+        wins = 0
+        for bot in self.copies:
+            line = HandTable(table.state.copy(), table.first_trump)
+            line.log = list(table.log)
+            line.play(code)
+            while not line.is_over and line.state.to_act != seat:
+                line.play(as_action(bot.choose(line.turn())).move.code)
+            wins += sees_a_win(solver, line.state, seat)
+        return wins / len(self.copies)
+
+
+def cheater_move(table: HandTable, seat: int, minimax: Solver, model: OpponentModel | None) -> int:
+    """Minimax while the hand is won; when it is lost, the best chance that the opponent errs."""
+    state = table.state
+    exploit = state.talon_left <= EXPLOIT_FROM_TALON
+    if model is None or sees_a_win(minimax, state, seat):
+        if exploit:
+            return ExploitSolver(seat, WIN_ONLY).best_move(state)[0]
+        return minimax.best_move(state)[0]
+    fallback = (ExploitSolver(seat, WIN_ONLY) if exploit else minimax).best_move(state)[0]
+    chances = {code: model.chance(table, code, seat, minimax) for code in searched_codes(state)}
+    best = max(chances.values())
+    return fallback if chances[fallback] == best else max(chances, key=chances.__getitem__)
+
+
+def play_deal(
+    opponent: str, seed: int, pair: int, cheater_seat: int, model: int
+) -> tuple[bool, bool]:
     """One deal: (the cheater wins it, the cheater's cards win it against perfect play)."""
     game = 2 * pair + cheater_seat
     other = make_bot(parse_bot_spec(opponent), bot_seed(seed, game, "b"), RULES)
+    modelled = OpponentModel(opponent, bot_seed(seed, game, "m"), model) if model else None
     table = dealt(seed, pair)
     state = table.state
     minimax = Solver()
     while not state.is_over:
         if state.to_act != cheater_seat:
             code = as_action(other.choose(table.turn())).move.code
-        elif state.talon_left <= EXPLOIT_FROM_TALON:
-            code, _ = ExploitSolver(cheater_seat, WIN_ONLY).best_move(state)
         else:
-            code, _ = minimax.best_move(state)
+            code = cheater_move(table, cheater_seat, minimax, modelled)
         table.play(code)
     other.close()
+    if modelled is not None:
+        modelled.close()
     assert state.result is not None
     return state.result.winner == cheater_seat, perfect_winner(seed, pair) == cheater_seat
 
 
-def _job(args: tuple[str, int, int, int]) -> tuple[bool, bool]:
+def _job(args: tuple[str, int, int, int, int]) -> tuple[bool, bool]:
     return play_deal(*args)
 
 
@@ -133,6 +195,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="deal pairs (2 deals each)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument(
+        "--model",
+        type=int,
+        default=0,
+        help="in lost hands, ask N copies of the opponent how it would answer (0: minimax only)",
+    )
     parser.add_argument("--results", type=Path, help="split this NDJSON run instead of playing")
     args = parser.parse_args()
     if args.results is not None:
@@ -140,12 +208,13 @@ def main() -> None:
         return
     if not vu_available():
         sys.exit("bench_vu_ceiling: needs the optional 'schnapsen' package")
-    jobs = [(args.opponent, args.seed, p, s) for p in range(args.pairs) for s in (0, 1)]
+    jobs = [(args.opponent, args.seed, p, s, args.model) for p in range(args.pairs) for s in (0, 1)]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.concurrency) as pool:
         deals = list(pool.map(_job, jobs, chunksize=4))
+    modelled = f", asks {args.model} copies of the opponent" if args.model else ""
     print(
-        f"== cheater (sees every card) vs {args.opponent}, preset vu, {len(deals)} deals "
+        f"== cheater (sees every card{modelled}) vs {args.opponent}, preset vu, {len(deals)} deals "
         f"(seed {args.seed}), {time.perf_counter() - started:.0f} s"
     )
     report("cheater", deals)
