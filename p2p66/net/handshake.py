@@ -245,23 +245,7 @@ def error_for_abort(message: dict[str, Any]) -> TransportError:
 
 def abort_reason(exc: TransportError) -> str:
     """The ``reason`` we send when ``exc`` stops our side of the handshake."""
-    if isinstance(exc, WrongJoinCode):
-        return "wrong-code"
-    if isinstance(exc, NoJoinCode):
-        return "no-code"
-    if isinstance(exc, JoinCodeSpent):
-        return "code-spent"
-    if isinstance(exc, PeerKeyChanged):
-        return "key-changed"
-    if isinstance(exc, UnknownPeer):
-        return "unknown-peer"
-    if isinstance(exc, BadSignature):
-        return "bad-signature"
-    if isinstance(exc, VersionMismatch):
-        return "version"
-    if isinstance(exc, MalformedFrame):
-        return "malformed"
-    return "error"
+    return next((reason for kind, reason in _REASONS if isinstance(exc, kind)), "error")
 
 
 class VersionMismatch(MalformedHandshake):
@@ -270,6 +254,19 @@ class VersionMismatch(MalformedHandshake):
 
 class NoJoinCode(JoinCodeSpent):
     """A join code reached a host that was started without one (known peers only)."""
+
+
+# Our errors and the abort reasons they send, most specific first (subclasses before bases).
+_REASONS: Final[tuple[tuple[type[TransportError], str], ...]] = (
+    (WrongJoinCode, "wrong-code"),
+    (NoJoinCode, "no-code"),
+    (JoinCodeSpent, "code-spent"),
+    (PeerKeyChanged, "key-changed"),
+    (UnknownPeer, "unknown-peer"),
+    (BadSignature, "bad-signature"),
+    (VersionMismatch, "version"),
+    (MalformedFrame, "malformed"),
+)
 
 
 # --- the host's join code ----------------------------------------------------------------

@@ -34,7 +34,9 @@ from p2p66.net.handshake import (
     SPAKE2_ID_JOINER,
     CodeSlot,
     KeySchedule,
+    NoJoinCode,
     VersionMismatch,
+    abort_reason,
     decode_message,
     encode_message,
     field_identity,
@@ -508,3 +510,21 @@ def test_key_schedule_matches_the_documented_derivation() -> None:
     aad = b"p2p66-net/v1 record"
     assert aead.decrypt(bytes(12), first, aad) == b"\x00hi"
     assert aead.decrypt(bytes(4) + (1).to_bytes(8, "big"), second, aad) == b"\x0112345678"
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (WrongJoinCode("x"), "wrong-code"),
+        (NoJoinCode("x"), "no-code"),
+        (JoinCodeSpent("x"), "code-spent"),
+        (PeerKeyChanged("x"), "key-changed"),
+        (UnknownPeer("x"), "unknown-peer"),
+        (BadSignature("x"), "bad-signature"),
+        (VersionMismatch("x"), "version"),
+        (MalformedHandshake("x"), "malformed"),
+        (PeerTimeout("x"), "error"),
+    ],
+)
+def test_each_abort_names_its_most_specific_reason(error: TransportError, reason: str) -> None:
+    assert abort_reason(error) == reason
