@@ -518,7 +518,7 @@ def test_key_schedule_matches_the_documented_derivation() -> None:
         (WrongJoinCode("x"), "wrong-code"),
         (NoJoinCode("x"), "no-code"),
         (JoinCodeSpent("x"), "code-spent"),
-        (PeerKeyChanged("x"), "key-changed"),
+        (PeerKeyChanged("bob", "old", "new", "peers.json"), "key-changed"),
         (UnknownPeer("x"), "unknown-peer"),
         (BadSignature("x"), "bad-signature"),
         (VersionMismatch("x"), "version"),
