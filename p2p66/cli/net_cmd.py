@@ -28,7 +28,7 @@ import typer
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset, preset_label
-from p2p66.live.game import LiveGame, LiveGameError, Status
+from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import (
@@ -49,7 +49,7 @@ from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
-from p2p66.ui.bots import UnknownBotError, check_bot_spec, make_table_bot
+from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import Config, ConfigError, chosen_name, load_config, use_color
 from p2p66.ui.launch import run_ui
@@ -199,9 +199,13 @@ async def _play_bot(
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
 
+    asking: list[tuple[TableBot, Decider]] = []  # one decider per bot: one question at a time
+
     async def decide(view: PlayerView) -> int:
         assert bot is not None
-        return await bot_decider(peer, bot)(view)
+        if not asking or asking[0][0] is not bot:
+            asking[:] = [(bot, bot_decider(peer, bot))]
+        return await asking[0][1](view)
 
     def on_status(status: Status) -> None:
         if status.state == "reconnecting":

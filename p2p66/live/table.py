@@ -55,14 +55,36 @@ def context_of(peer: Peer) -> BotContext:
 
 
 def bot_decider(peer: Peer, bot: TableBot, delay: float = 0.0) -> Decider:
-    """A ``Decider`` that asks ``bot`` (in a worker thread, so the UI stays live)."""
+    """A ``Decider`` that asks ``bot`` (in a worker thread, so the UI stays live).
+
+    A decision can be cut short (the link drops while the bot thinks), but its
+    thread cannot be stopped. So the bot is never asked two things at once: a
+    new question waits for the old answer, and the same position asked again
+    (after a reconnect) gets that answer instead of a second one.
+    """
+    last: tuple[PlayerView, asyncio.Future[int]] | None = None
 
     async def decide(view: PlayerView) -> int:
+        nonlocal last
+        if last is not None:
+            asked, answer = last
+            if asked == view:
+                return await asyncio.shield(answer)
+            await asyncio.wait([answer])
         if delay:
             await asyncio.sleep(delay)
-        return await asyncio.to_thread(bot.choose, view, context_of(peer))
+        answer = asyncio.ensure_future(asyncio.to_thread(bot.choose, view, context_of(peer)))
+        answer.add_done_callback(_retrieved)
+        last = (view, answer)
+        return await asyncio.shield(answer)
 
     return decide
+
+
+def _retrieved(answer: asyncio.Future[int]) -> None:
+    """Mark a bot's failure as seen even if nobody awaits it (it is reported when awaited)."""
+    if not answer.cancelled():
+        answer.exception()
 
 
 class NetworkTable:

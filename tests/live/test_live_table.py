@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
+import pytest
+
+from p2p66.engine import PlayerView, preset, view_of
+from p2p66.engine.match import Match
+from p2p66.live import table as live_table
 from p2p66.live.game import LiveGameError
 from p2p66.live.loopback import signer_of
 from p2p66.live.table import NetworkTable
 from p2p66.net import Identity
 from p2p66.net.errors import PeerClosed, PeerTimeout
 from p2p66.session.peer import Peer
+from p2p66.ui.bots import BotContext
 from p2p66.ui.table import MatchOver, Notice, PeerError, TableEvent
 
 
@@ -56,3 +63,58 @@ def test_a_lost_link_is_told_as_a_problem_naming_what_happened() -> None:
     events, failure = told(error)
     assert events[0] == PeerError("the connection was lost: silence")
     assert failure == "disconnected"
+
+
+class SlowBot:
+    """A bot that thinks until released, counting questions and how many overlap."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.asked = 0
+        self.thinking = 0
+        self.most_at_once = 0
+        self.lock = threading.Lock()
+
+    def choose(self, view: PlayerView, context: BotContext) -> int:
+        with self.lock:
+            self.asked += 1
+            self.thinking += 1
+            self.most_at_once = max(self.most_at_once, self.thinking)
+        self.release.wait(5)
+        with self.lock:
+            self.thinking -= 1
+        return view.legal[-1].code
+
+    def end_hand(self, view: PlayerView) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_bot_cut_short_is_never_asked_twice_at_once_nor_twice_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A drop while the bot thinks cancels the decision, not the bot's thread."""
+    state = Match(preset("sixty-six"), first_dealer=0).new_hand(list(range(24)))
+    view = view_of(state, state.to_act)
+    state.apply_code_unchecked(view.legal[0].code)
+    later = view_of(state, state.to_act)
+    bot = SlowBot()
+    peer = Peer(1, signer_of(Identity.from_seed("ann", b"a" * 32)))
+    monkeypatch.setattr(live_table, "context_of", lambda peer: None)  # no hand in this peer
+
+    async def main() -> tuple[int, int]:
+        decide = live_table.bot_decider(peer, bot)
+        first = asyncio.create_task(decide(view))
+        await asyncio.sleep(0.05)
+        first.cancel()  # the link dropped while the bot was thinking
+        again = asyncio.create_task(decide(view))  # the same position after a reconnect
+        other = asyncio.create_task(decide(later))  # must wait for the first answer
+        await asyncio.sleep(0.05)
+        bot.release.set()
+        return await again, await other
+
+    same, _ = asyncio.run(main())
+    assert same == view.legal[-1].code
+    assert bot.asked == 2 and bot.most_at_once == 1
