@@ -363,6 +363,8 @@ async def _host(
         addresses = [bind] if bind not in (None, "", "0.0.0.0", "::") else local_addresses()
         codes = [str(listener.join_code(a)) for a in addresses or ["127.0.0.1"]]
         _say(f"Hosting as {me.name} ({me.fingerprint}), {describe_rules(options, soundness)}.")
+        if name is None and seat.bot is None:
+            _say(f"(Your opponent will see the name {me.name!r}: 'p2p66 config set name NAME'.)")
         _say("Give the other player this join code (one try only):")
         for code in codes:
             print(code, flush=True)

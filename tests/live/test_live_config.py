@@ -17,11 +17,13 @@ def test_only_a_name_the_player_chose_replaces_the_identity_name() -> None:
     assert chosen_name(Config(name="Alice")) == "Alice"
 
 
-def host(home: Path) -> subprocess.CompletedProcess[str]:
+def host(
+    home: Path, seat: tuple[str, ...] = ("--bot", "random")
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "p2p66.cli.app", "host", "--port", "0", "--bind", "127.0.0.1",
-         "--bot", "random", "--wait", "1"],
-        check=False, capture_output=True, text=True, timeout=30,
+         *seat, "--wait", "1"],
+        check=False, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
         env={**os.environ, "P2P66_HOME": str(home)},
     )  # fmt: skip
 
@@ -33,6 +35,15 @@ def test_host_uses_the_configured_name_and_preset(tmp_path: Path) -> None:
     assert run.returncode == 3  # nobody joined within a second
     assert "Hosting as Alice" in run.stderr + run.stdout
     assert "preset vu" in run.stderr + run.stdout
+    assert "config set name" not in run.stderr  # a name was chosen: no hint
+
+
+@pytest.mark.timeout(60)
+def test_a_human_host_without_a_chosen_name_is_told_how_to_choose_one(tmp_path: Path) -> None:
+    run = host(tmp_path, seat=("--plain",))
+    assert run.returncode == 3, run.stderr  # nobody joined within a second
+    assert "Your opponent will see the name" in run.stderr
+    assert "'p2p66 config set name NAME'" in run.stderr
 
 
 @pytest.mark.timeout(60)
