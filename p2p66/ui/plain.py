@@ -90,6 +90,13 @@ class PlainUI:
         reading: asyncio.Task[str | None] | None = None
         try:
             while True:
+                if not events.done():
+                    await asyncio.sleep(0)  # lets an event already queued arrive
+                if events.done():  # tell what happened before summing up the position
+                    if self._tell(events.result()):
+                        return
+                    events = asyncio.create_task(self.table.next_event())
+                    continue
                 if self._ahead and self._ready():
                     if not await self._handle(self._ahead.popleft()):
                         self.write("You leave the match.")

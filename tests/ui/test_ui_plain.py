@@ -120,3 +120,10 @@ def test_ui_plain_mode_keeps_lines_typed_ahead_for_the_next_turn(tmp_path: Path)
     told = [line for line in run.stdout.splitlines() if line.startswith("Your hand:")]
     leads = [line for line in run.stdout.splitlines() if line.startswith(("You lead", "You play"))]
     assert len(told) == len(leads)  # each position summed up once, then moved from
+    lines = run.stdout.splitlines()
+    for j, line in enumerate(lines):  # the lead is told before the position it makes
+        if line.startswith("Your turn: answer "):
+            card = line.removeprefix("Your turn: answer ").split()[0]
+            summed_up = max(i for i in range(j) if lines[i].startswith("Trumps are"))
+            told_leads = [said for said in lines[:summed_up] if " leads " in said]
+            assert told_leads and f"leads {card}" in told_leads[-1], lines[summed_up - 3 : j + 1]
