@@ -186,7 +186,7 @@ def turn_line(screen: Screen, style: TextStyle) -> str:
         duty = "" if view.talon_open else " (follow suit and win if you can)"
         return f"Your turn: answer {card_text(view.lead, style)}{duty}{keys}"
     if view.phase == Phase.DRAW:
-        return "You won the trick: Enter = draw, c = close the talon · ? help"
+        return "You won the trick: Enter = draw, c then Enter = close the talon · ? help"
     points = view.my_points
     if view.phase == Phase.MARRIAGE_DECLARE:
         if points >= 66:

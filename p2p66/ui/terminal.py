@@ -37,6 +37,7 @@ from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
 
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
+CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits for Enter
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
 FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
 
@@ -169,8 +170,11 @@ class TerminalUI:
         def word(key: str) -> None:
             @kb.add(key, filter=empty)
             def _(event: KeyPressEvent) -> None:
-                event.current_buffer.text = KEY_WORDS[key]
-                event.current_buffer.validate_and_handle()
+                buffer = event.current_buffer
+                buffer.text = KEY_WORDS[key]
+                buffer.cursor_position = len(buffer.text)
+                if key not in CONFIRMED:
+                    buffer.validate_and_handle()
 
         for key in KEY_WORDS:
             word(key)

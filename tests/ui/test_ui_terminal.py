@@ -155,6 +155,10 @@ def test_ui_terminal_opponent_moves_do_not_disturb_typing_and_keys_explain() -> 
             assert buffer.text == "exchange"
             assert buffer.validation_error is not None
             assert buffer.validation_error.message.startswith("you won the trick: first draw")
+            pipe.send_text("\x15c")  # the close key only writes the word: Enter decides
+            await _until(lambda: buffer.text == "close", "the word")
+            await asyncio.sleep(0.1)
+            assert ui.screen.view is not None and not ui.screen.view.closed
             pipe.send_text("\x15q\r")
             return await run, out.getvalue()
 
