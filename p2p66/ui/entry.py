@@ -92,6 +92,8 @@ def code_of(view: PlayerView, text: str) -> int | Rejected:
     if low.isdigit():
         order = display_order(view.hand, view.trump_suit)
         number = int(low)
+        if not order:
+            return Rejected("you have no cards left to play")
         if not 1 <= number <= len(order):
             return Rejected(f"there is no card {number}: your cards are numbered 1 to {len(order)}")
         return order[number - 1].id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -48,6 +49,8 @@ def test_ui_entry_refusals_say_why() -> None:
     )
     waiting = view_of(play(dealt(), "AS"), 0)
     assert interpret(waiting, "9h", "Bot") == Rejected("it is Bot's turn: wait for their move")
+    empty_handed = replace(view, hand=())  # the final-declare step of a closed hand
+    assert interpret(empty_handed, "5") == Rejected("you have no cards left to play")
 
 
 def test_ui_entry_false_declaration_needs_insisting() -> None:
