@@ -7,8 +7,11 @@ symbols; colour and bold only repeat what the text already says.
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples, fragment_list_to_text
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
 from p2p66.engine import Phase, PlayerView
 from p2p66.engine.cards import Card
@@ -25,6 +28,33 @@ from p2p66.ui.screen import Screen
 
 LOG_LINES = 5
 Fragments = StyleAndTextTuples
+CONTINUED = "    "  # the indent of a wrapped line's continuation
+_TOKENS = re.compile(r"\S+\s*|\s+")
+
+
+def wrap(fragments: Fragments, width: int) -> Fragments:
+    """``fragments`` re-flowed to ``width`` columns at spaces, styles kept.
+
+    prompt-toolkit cuts a prompt message's long lines at the terminal's edge
+    instead of wrapping them, which lost the end of hand results and move
+    hints on an 80-column terminal.
+    """
+    out: Fragments = []
+    column = 0
+    for style, text, *_ in fragments:
+        for n, line in enumerate(text.split("\n")):
+            if n:
+                out.append((style, "\n"))
+                column = 0
+            for token in _TOKENS.findall(line):
+                piece = token
+                if column > len(CONTINUED) and column + get_cwidth(token.rstrip()) > width:
+                    out.append(("", "\n" + CONTINUED))
+                    column = len(CONTINUED)
+                    piece = token.lstrip()
+                out.append((style, piece))
+                column += get_cwidth(piece)
+    return out
 
 
 def ui_style(color: bool) -> Style:

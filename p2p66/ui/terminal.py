@@ -32,7 +32,7 @@ from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board, status_bar, ui_style
+from p2p66.ui.render import board, status_bar, ui_style, wrap
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
 
@@ -161,7 +161,8 @@ class TerminalUI:
             )
 
     def _message(self) -> FormattedText:
-        return FormattedText([*board(self.screen, self.style), ("class:prompt", "> ")])
+        width = get_app().output.get_size().columns
+        return FormattedText([*wrap(board(self.screen, self.style), width), ("class:prompt", "> ")])
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from prompt_toolkit.utils import get_cwidth
 from uikit import ASCII, dealt, play, screen_of
 
 from p2p66.engine import CARDS
 from p2p66.ui.cards_text import TextStyle, card_text
-from p2p66.ui.render import board, plain, status_bar, turn_line
+from p2p66.ui.render import board, plain, status_bar, turn_line, wrap
 from p2p66.ui.table import ConnectionStatus, MatchOver
 
 SYMBOLS = TextStyle(ascii=False, color=True)
@@ -108,3 +109,18 @@ def test_ui_render_match_over_and_waiting_screens() -> None:
     empty = replace(screen_of(dealt()), view=None, log=("Connecting to Bot.",))
     text = plain(board(empty, ASCII))
     assert "Waiting for the first hand" in text and "Connecting to Bot." in text
+
+
+def test_ui_render_wrap_keeps_every_word_within_the_width() -> None:
+    """prompt-toolkit cuts long message lines; wrapped, nothing is lost on 80 columns."""
+    state = play(dealt(), "AS", "9S", "draw")
+    long_line = "You closed the talon but failed, so Bot scores 3 game points " * 3
+    screen = replace(screen_of(state, SYMBOLS), log=(long_line.strip(),))
+    fragments = board(screen, SYMBOLS)
+    for width in (40, 80):
+        wrapped = wrap(fragments, width)
+        text = plain(wrapped)
+        assert max(get_cwidth(line) for line in text.split("\n")) <= width
+        assert text.split() == plain(fragments).split()  # the same words, in order
+        assert {style for style, *_ in fragments} <= {style for style, *_ in wrapped}
+        assert "\n    " in text  # continuations are indented
