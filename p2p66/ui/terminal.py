@@ -134,7 +134,10 @@ class TerminalUI:
         """Apply table events to the screen as they come, and redraw."""
         while True:
             event = await self.table.next_event()
+            was_mine = self.screen.my_turn
             self.screen, sentences = advance(self.screen, event)
+            if self.screen.my_turn and not was_mine:
+                self.session.default_buffer.validation_error = None  # "wait" is stale now
             if isinstance(event, ECHOED):
                 self._say(*sentences)
             self.session.app.invalidate()

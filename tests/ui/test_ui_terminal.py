@@ -142,9 +142,13 @@ def test_ui_terminal_opponent_moves_do_not_disturb_typing_and_keys_explain() -> 
             await _until(lambda: buffer.text == "9", "typing")
             pipe.send_text("?")  # help about "9": a card number we do not have
             await _until(lambda: "9: there is no card 9" in out.getvalue(), "the answer to ?")
+            pipe.send_text("\r")  # too early: refused, the line kept
+            await _until(lambda: buffer.validation_error is not None, "the refusal")
+            assert "wait for their move" in buffer.validation_error.message
             bot.gate.set()  # the bot leads while "9" sits on the line
             await _until(lambda: ui.screen.my_turn, "the bot's lead")
             assert (buffer.text, buffer.cursor_position) == ("9", 1)
+            await _until(lambda: buffer.validation_error is None, "the stale refusal gone")
             pipe.send_text("c\r")  # completes "9c": the nine of trumps wins
             await _until(
                 lambda: ui.screen.view is not None and ui.screen.view.phase.name == "DRAW", "trick"
