@@ -25,6 +25,13 @@ from typing import Annotated, Any
 
 import typer
 
+from p2p66.cli.exits import (
+    EXIT_HELP,
+    EXIT_NETWORK,
+    EXIT_REPLAY,
+    EXIT_USAGE,
+    ending_code,
+)
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset, preset_label
@@ -54,27 +61,11 @@ from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import Config, ConfigError, chosen_name, load_config, use_color
 from p2p66.ui.launch import run_ui
 
-EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
-EXIT_LEFT = 7
-EXIT_HELP = (
-    "Exit codes: 0 played to the end; 2 bad input; 3 no connection, it was lost, or the "
-    "other player left; "
-    "4 the other player cheated or broke the protocol; 5 the rules were refused; "
-    "6 the replay could not be written (what was written is kept); 7 you left early."
-)
-
 
 def exit_code(peer: Peer, failure: str | None) -> int:
     """The exit code for how the match ended: ``failure`` is a ``LiveGameError`` kind or None."""
-    if failure == "replay":
-        return EXIT_REPLAY
-    if failure in ("cheating", "protocol", "diverged"):
-        return EXIT_CHEAT
-    if failure is not None:
-        return EXIT_NETWORK
-    if peer.machine.stage.value == "refused":
-        return EXIT_REFUSED
-    return EXIT_OK if peer.machine.over else EXIT_LEFT
+    refused = peer.machine.stage.value == "refused"
+    return ending_code(failure, finished=peer.machine.over, refused=refused)
 
 
 @dataclass(frozen=True, slots=True)

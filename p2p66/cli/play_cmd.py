@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from p2p66.cli.exits import EXIT_HELP, EXIT_REPLAY, ending_code
 from p2p66.engine import RuleOptionError, preset
 from p2p66.net.identity import IdentityError, home_dir
 from p2p66.ui.bots import UnknownBotError, check_bot_spec
@@ -26,7 +27,7 @@ from p2p66.ui.launch import PlaySettings, TableFactory, local_table, play
 def register(app: typer.Typer, table_factory: TableFactory = local_table) -> None:
     """Add ``play`` to ``app``; the table factory decides where the opponent sits."""
 
-    @app.command("play")
+    @app.command("play", epilog=EXIT_HELP)
     def play_command(
         *,
         vs: Annotated[
@@ -86,10 +87,14 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=ascii_suits or config.ascii, color=color)
         try:
-            asyncio.run(play(settings, table_factory, style, plain=plain))
+            screen, failure = asyncio.run(play(settings, table_factory, style, plain=plain))
         except (OSError, IdentityError) as exc:
             typer.echo(f"p2p66: cannot use the p2p66 home ({home_dir()}): {exc}", err=True)
-            raise typer.Exit(6) from None
+            raise typer.Exit(EXIT_REPLAY) from None
+        over = screen.match_over
+        raise typer.Exit(
+            ending_code(failure, finished=over is not None and over.winner is not None)
+        )
 
 
 def main() -> None:

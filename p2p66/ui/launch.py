@@ -55,10 +55,14 @@ async def local_table(settings: PlaySettings) -> AsyncIterator[Table]:
 
 async def play(
     settings: PlaySettings, factory: TableFactory, style: TextStyle, *, plain: bool
-) -> Screen:
-    """Open the table the factory makes and play at it until the match ends."""
+) -> tuple[Screen, str | None]:
+    """Open the table the factory makes and play at it until the match ends.
+
+    Returns the last screen and the table's ``failure`` (why it stopped early, if it did).
+    """
     async with factory(settings) as table:
-        return await run_ui(table, style, plain=plain)
+        screen = await run_ui(table, style, plain=plain)
+        return screen, table.failure
 
 
 async def run_ui(table: Table, style: TextStyle, *, plain: bool) -> Screen:

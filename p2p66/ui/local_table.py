@@ -65,6 +65,10 @@ class LocalTable:
     def names(self) -> tuple[str, str]:
         return self._names
 
+    @property
+    def failure(self) -> str | None:
+        return None  # nothing between us and the bot can fail; a failing bot forfeits
+
     async def next_event(self) -> TableEvent:
         if self._driver is None:
             self._driver = asyncio.create_task(self._drive())

@@ -14,15 +14,20 @@ from p2p66.cli import play_cmd
 from p2p66.engine import IllegalMoveError, preset
 from p2p66.ui.config import Config, save_config
 from p2p66.ui.launch import PlaySettings
-from p2p66.ui.table import MatchOver, Notice, Table, TableEvent
+from p2p66.ui.table import MatchOver, Notice, PeerError, Table, TableEvent
 
 
 class ScriptedTable:
     """A Table that says a few things and ends the match: the protocol, nothing more."""
 
-    def __init__(self, events: list[TableEvent]) -> None:
+    def __init__(self, events: list[TableEvent], failure: str | None = None) -> None:
         self._events = events
         self.closed = False
+        self._failure = failure
+
+    @property
+    def failure(self) -> str | None:
+        return self._failure
 
     @property
     def seat(self) -> int:
@@ -111,3 +116,25 @@ def test_ui_play_command_bad_config_file_is_reported(home: Path) -> None:
     result = CliRunner().invoke(app_with(), ["play", "--plain"])
     assert result.exit_code == 2
     assert "no bot named 'nobody'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("events", "failure", "code"),
+    [
+        ([MatchOver(0, (7, 2))], None, 0),  # played to the end (won or lost)
+        ([MatchOver(1, (3, 7))], None, 0),
+        ([Notice("You leave the match."), MatchOver(None, (0, 0))], None, 7),
+        ([PeerError("the disk is full"), MatchOver(None, (2, 0))], "replay", 6),
+        ([PeerError("bad shuffle proof"), MatchOver(None, (0, 0))], "cheating", 4),
+        ([PeerError("the link dropped"), MatchOver(None, (0, 0))], "disconnected", 3),
+    ],
+)
+def test_ui_play_command_exit_code_says_how_the_match_ended(
+    home: Path, events: list[TableEvent], failure: str | None, code: int
+) -> None:
+    @asynccontextmanager
+    async def factory(settings: PlaySettings) -> AsyncIterator[Table]:
+        yield ScriptedTable(list(events), failure)
+
+    result = CliRunner().invoke(app_with(factory), ["play", "--plain", "--delay", "0"])
+    assert result.exit_code == code, result.output

@@ -1,0 +1,27 @@
+"""How a match at a seat ended, as the exit code of ``play``, ``host`` and ``join``."""
+
+from __future__ import annotations
+
+from typing import Final
+
+EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
+EXIT_LEFT: Final = 7
+EXIT_HELP: Final = (
+    "Exit codes: 0 played to the end; 2 bad input; 3 no connection, it was lost, or the "
+    "other player left; "
+    "4 the other player cheated or broke the protocol; 5 the rules were refused; "
+    "6 the replay could not be written (what was written is kept); 7 you left early."
+)
+
+
+def ending_code(failure: str | None, *, finished: bool, refused: bool = False) -> int:
+    """The exit code: ``failure`` is a ``LiveGameError`` kind (or None if none stopped it)."""
+    if failure == "replay":
+        return EXIT_REPLAY
+    if failure in ("cheating", "protocol", "diverged"):
+        return EXIT_CHEAT
+    if failure is not None:
+        return EXIT_NETWORK
+    if refused:
+        return EXIT_REFUSED
+    return EXIT_OK if finished else EXIT_LEFT
