@@ -11,6 +11,7 @@ from p2p66.ui.config import (
     DESCRIPTIONS,
     Config,
     ConfigError,
+    chosen_name,
     config_path,
     load_config,
     save_config,
@@ -77,4 +78,7 @@ def _shown(value: object) -> str:
 def _show(config: Config) -> None:
     typer.echo(f"# {config_path()}")
     for key, value in asdict(config).items():
-        typer.echo(f"{key:7} = {_shown(value):12} # {DESCRIPTIONS[key]}")
+        shown = _shown(value)
+        if key == "name" and chosen_name(config) is None:
+            shown = "(not set)"  # opponents then see the identity's name: the login name
+        typer.echo(f"{key:7} = {shown:12} # {DESCRIPTIONS[key]}")

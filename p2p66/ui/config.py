@@ -46,7 +46,7 @@ class Config:
 
 
 DESCRIPTIONS: Final = {
-    "name": "your player name, shown to opponents",
+    "name": "your player name, shown to opponents (not set: your login name)",
     "preset": f"default rules for new matches ({', '.join(PRESETS)})",
     "bot": "default bot for `p2p66 play`",
     "color": "colours: auto (on a terminal unless NO_COLOR is set), always, never",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from p2p66.engine import RuleOptions
 from p2p66.ui.bots import make_table_bot
 from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.config import DEFAULT_NAME
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.plain import PlainUI, StdinLines
 from p2p66.ui.screen import Screen
@@ -29,7 +30,7 @@ class PlaySettings:
     options: RuleOptions
     bot: str
     seed: int
-    name: str
+    name: str  # empty when the player never chose one: the table then picks
     bot_delay: float = 0.6
 
 
@@ -44,7 +45,7 @@ async def local_table(settings: PlaySettings) -> AsyncIterator[Table]:
         settings.options,
         bot,
         seed=settings.seed,
-        names=(settings.name, bot_label(settings.bot)),
+        names=(settings.name or DEFAULT_NAME, bot_label(settings.bot)),
         bot_delay=settings.bot_delay,
     )
     try:

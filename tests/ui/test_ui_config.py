@@ -87,7 +87,7 @@ def test_ui_config_command_shows_and_sets(home: Path) -> None:
     runner = CliRunner()
     shown = runner.invoke(cli(), ["config"])
     assert shown.exit_code == 0, shown.output
-    assert "name    = Player" in shown.output and str(home) in shown.output
+    assert "name    = (not set)" in shown.output and str(home) in shown.output  # login name
     done = runner.invoke(cli(), ["config", "set", "name", "Ann"])
     assert done.exit_code == 0, done.output
     assert "name = Ann" in done.output

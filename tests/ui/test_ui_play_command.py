@@ -138,3 +138,17 @@ def test_ui_play_command_exit_code_says_how_the_match_ended(
 
     result = CliRunner().invoke(app_with(factory), ["play", "--plain", "--delay", "0"])
     assert result.exit_code == code, result.output
+
+
+def test_ui_play_command_without_a_chosen_name_leaves_it_to_the_identity(home: Path) -> None:
+    """As with host and join: the name opponents see is the identity's (the login name)."""
+    seen: list[PlaySettings] = []
+
+    @asynccontextmanager
+    async def factory(settings: PlaySettings) -> AsyncIterator[Table]:
+        seen.append(settings)
+        yield ScriptedTable([MatchOver(0, (7, 0))])
+
+    result = CliRunner().invoke(app_with(factory), ["play", "--plain", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert seen[0].name == ""
