@@ -120,6 +120,9 @@ class NetworkTable:
         return await self._events.get()
 
     async def submit(self, move_code: int) -> None:
+        if self._pending is not None and self._pending.cancelled():
+            # the link ended while we chose: the same turn is asked again once it is back
+            raise IllegalMoveError(str(move_code), "the connection is down: wait until it is back")
         if self._pending is None or self._pending.done():
             raise IllegalMoveError(str(move_code), "it is not your turn")
         hand = self.peer.machine.hand

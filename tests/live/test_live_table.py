@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from p2p66.engine import PlayerView, preset, view_of
+from p2p66.engine import IllegalMoveError, PlayerView, preset, view_of
 from p2p66.engine.match import Match
 from p2p66.live import table as live_table
 from p2p66.live.game import LiveGameError
@@ -118,3 +118,24 @@ def test_a_bot_cut_short_is_never_asked_twice_at_once_nor_twice_the_same(
     same, _ = asyncio.run(main())
     assert same == view.legal[-1].code
     assert bot.asked == 2 and bot.most_at_once == 1
+
+
+def test_a_move_typed_while_the_link_is_down_is_refused_with_that_reason() -> None:
+    state = Match(preset("sixty-six"), first_dealer=0).new_hand(list(range(24)))
+    view = view_of(state, state.to_act)
+
+    async def main() -> str:
+        table = NetworkTable(
+            Peer(1, signer_of(Identity.from_seed("b", b"b" * 32))), ("a", "b"), None
+        )
+        deciding = asyncio.create_task(table.decide(view))
+        await asyncio.sleep(0)
+        deciding.cancel()  # what LiveGame does when the channel ends during our turn
+        await asyncio.sleep(0)
+        try:
+            await table.submit(view.legal[0].code)
+        except IllegalMoveError as exc:
+            return exc.reason
+        raise AssertionError("the move was taken")
+
+    assert asyncio.run(main()) == "the connection is down: wait until it is back"
