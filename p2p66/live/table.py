@@ -135,10 +135,17 @@ class NetworkTable:
         await self._played.wait()
 
     async def close(self) -> None:
-        if self.task is not None and not self.task.done():
+        running = self.task is not None and not self.task.done()
+        if self.task is not None and running:
             self.task.cancel()
         if self.game is not None and self.game.channel is not None:
             self.game.channel.close("they chose to leave")
+        path = self.replay_path
+        if running and path is not None and path.exists():  # leaving early loses nothing
+            verdict = f"The replay so far is in {path}."
+            if self.verify is not None:
+                verdict = await asyncio.to_thread(self.verify, path)
+            self._events.put_nowait(Notice(verdict))
         self._finish(None)
 
     # --------------------------------------------------------------- wiring

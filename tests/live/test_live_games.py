@@ -26,7 +26,7 @@ from p2p66.session.peer import Peer
 from p2p66.session.records import Record
 from p2p66.ui.bots import make_table_bot
 from p2p66.ui.launch import PlaySettings
-from p2p66.ui.table import MatchOver, MovePlayed, PeerError, ViewChanged
+from p2p66.ui.table import MatchOver, MovePlayed, Notice, PeerError, ViewChanged
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = ChannelConfig(heartbeat_interval=0.2, idle_timeout=5.0)
@@ -68,6 +68,32 @@ def test_play_against_a_bot_over_loopback(tmp_path: Path, monkeypatch: pytest.Mo
     assert isinstance(over, MatchOver) and over.winner is not None
     machine = verify_records(read_replay(path).records)
     assert machine.match is not None and machine.match.game_points == over.game_points
+
+
+@pytest.mark.timeout(60)
+def test_leaving_early_says_where_the_replay_so_far_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path / "home"))
+    settings = PlaySettings(preset("sixty-six"), "random", 7, "ann", 0)
+
+    async def main() -> list[object]:
+        seen: list[object] = []
+        async with loopback_table(
+            settings, soundness=0, replay_dir=tmp_path / "r", deterministic=True
+        ) as table:
+            while not getattr(await asyncio.wait_for(table.next_event(), 20), "view", None):
+                pass
+            await table.close()  # the player leaves at the first position told
+            while not (seen and isinstance(seen[-1], MatchOver)):
+                seen.append(await asyncio.wait_for(table.next_event(), 20))
+        return seen
+
+    seen = asyncio.run(main())
+    notices = [e.text for e in seen if isinstance(e, Notice)]
+    path = next((tmp_path / "r").glob("*.p66"))
+    assert any(f"Replay saved to {path}" in n and "unfinished" in n for n in notices), notices
+    assert isinstance(seen[-1], MatchOver) and seen[-1].winner is None
 
 
 class CuttableProxy:
