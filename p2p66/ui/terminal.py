@@ -236,4 +236,5 @@ class _MoveValidator(Validator):
             return
         entry = interpret(self.ui.screen.view, document.text, self.ui.opponent)
         if isinstance(entry, Rejected):
-            raise ValidationError(cursor_position=len(document.text), message=entry.reason)
+            clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
+            raise ValidationError(cursor_position=len(document.text), message=entry.reason + clear)

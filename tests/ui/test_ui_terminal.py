@@ -59,7 +59,9 @@ class Driver:
         self.pipe.send_text(stranger.code.lower() + "\r")
         await _until(lambda: buffer.validation_error is not None, "the validation error")
         assert buffer.validation_error is not None
-        assert buffer.validation_error.message == f"{stranger.code} is not in your hand"
+        assert buffer.validation_error.message == (
+            f"{stranger.code} is not in your hand (Ctrl-U clears the line)"
+        )
         assert buffer.text == stranger.code.lower()  # the entry stays on the line
         assert self.ui.screen.view is view  # and cost nothing
         shown = f"{stranger.code} is not in your hand"
