@@ -18,10 +18,11 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.shortcuts import print_formatted_text
@@ -74,6 +75,7 @@ class TerminalUI:
             input=input,
             output=output,
         )
+        _wrap_validation_toolbar(self.session)
 
     @property
     def opponent(self) -> str:
@@ -223,6 +225,22 @@ class _LegalMoves(Completer):
             yield Completion(
                 s.text, start_position=-len(text), display=s.display, display_meta=s.meta
             )
+
+
+def _wrap_validation_toolbar(session: PromptSession[str]) -> None:
+    """Let the refusal under the prompt wrap: prompt-toolkit gives it one line, cut at the edge.
+
+    A refusal ends with how to recover, and that end is what an 80-column
+    terminal lost. The toolbar has no public handle, so it is found by its text function.
+    """
+    for window in session.app.layout.find_all_windows():
+        control = window.content
+        text = getattr(control, "text", None)
+        if isinstance(control, FormattedTextControl) and "ValidationToolbar" in getattr(
+            text, "__qualname__", ""
+        ):
+            window.height = None
+            window.wrap_lines = to_filter(True)
 
 
 class _MoveValidator(Validator):

@@ -68,6 +68,12 @@ class Driver:
         await _until(lambda: shown in self.out.getvalue(), "the reason on screen")
         self.pipe.send_text("\x15")  # Ctrl-U clears the line
         await _until(lambda: not buffer.text, "the line to clear")
+        self.pipe.send_text("zz\r")  # a refusal longer than the 80 columns wraps, its end kept
+        await _until(lambda: buffer.validation_error is not None, "the long refusal")
+        assert len(buffer.validation_error.message) > 100
+        await _until(lambda: "'pass' (Ctrl-U" in self.out.getvalue(), "the end of the reason")
+        self.pipe.send_text("\x15")
+        await _until(lambda: not buffer.text, "the line to clear")
 
     async def play(self, run: asyncio.Task[Screen]) -> None:
         last = None
