@@ -11,8 +11,8 @@ from uikit import ASCII, SIXTY_SIX, dealt, play
 
 from p2p66.engine import HandState, IllegalMoveError, Phase, new_hand, preset, view_of
 from p2p66.engine.cards import deck_ids
-from p2p66.engine.moves import DECLARE, DRAW, NUM_MOVE_CODES, parse_move_code
-from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
+from p2p66.engine.moves import DECLARE, DRAW, NUM_MOVE_CODES, PASS, parse_move_code
+from p2p66.ui.entry import Help, Quit, Rejected, Submit, automatic, interpret, suggestions
 from p2p66.ui.explain import help_lines, rules_now, why_not
 
 
@@ -147,3 +147,14 @@ def test_ui_entry_enter_after_a_marriage_goes_on_below_66() -> None:
     assert interpret(view, "") == Submit(PASS)
     refused = interpret(view, "d")
     assert isinstance(refused, Rejected) and "not 66" in refused.reason
+
+
+def test_ui_entry_going_on_short_of_66_is_automatic() -> None:
+    """After a marriage below 66 nobody is asked: declaring could only lose."""
+    married = view_of(play(dealt(), "AS", "9S", "draw", "marry:KH"), 0)
+    assert married.phase == Phase.MARRIAGE_DECLARE and married.my_points < 66
+    assert automatic(married) == PASS
+    assert automatic(replace(married, my_points=66)) is None  # a real choice: asked
+    assert automatic(replace(married, phase=Phase.LEAD)) is None
+    assert automatic(view_of(play(dealt(), "AS", "9S", "draw", "marry:KH"), 1)) is None
+    assert automatic(None) is None
