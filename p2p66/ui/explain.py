@@ -62,7 +62,10 @@ def rules_now(view: PlayerView, opponent: str, style: TextStyle = DEFAULT_STYLE)
     points = f"You have {view.my_points} card points"
     if view.my_held_points:
         points += f" and {view.my_held_points} marriage points that count once you win a trick"
-    lines.append(points + "; 66 wins the hand if you declare it.")
+    if view.options.declare == "automatic":
+        lines.append(points + "; the hand ends as soon as a trick brings you to 66.")
+    else:
+        lines.append(points + "; 66 wins the hand if you declare it.")
     if view.phase == Phase.OVER:
         lines.append("The hand is over.")
         return lines
@@ -77,9 +80,10 @@ def rules_now(view: PlayerView, opponent: str, style: TextStyle = DEFAULT_STYLE)
 def _phase_rules(view: PlayerView, opponent: str, trump: str, style: TextStyle) -> list[str]:
     phase = view.phase
     if phase == Phase.LEAD:
+        lead = "the king" if view.options.marriage_lead == "king" else "either"
         out = [
             "You lead: play any card.",
-            "Holding king and queen of a suit, lead either and announce a marriage: "
+            f"Holding king and queen of a suit, lead {lead} and announce a marriage: "
             f"20 points, 40 in trumps ({trump}).",
         ]
         if view.options.allow_close and view.talon_open:

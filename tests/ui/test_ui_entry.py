@@ -96,6 +96,17 @@ def test_ui_entry_rules_now_follows_the_stage_of_the_hand() -> None:
         "play:AS is not allowed: the talon is closed or exhausted: you must follow suit to AC."
     ]
     assert help_lines(None, None, "Bot") == ["No hand is being played yet."]
+    assert "66 wins the hand if you declare it." in open_lines[1]
+    assert "lead either and announce a marriage" in open_lines[3]
+
+
+def test_ui_entry_rules_now_speaks_of_the_rules_in_play() -> None:
+    """Under vu the hand ends by itself at 66 and a marriage is led with the king."""
+    deck = deck_ids(20)
+    vu = new_hand(preset("vu"), deck, dealer=1)
+    lines = rules_now(view_of(vu, vu.to_act), "Bot")
+    assert lines[1].endswith("the hand ends as soon as a trick brings you to 66.")
+    assert any("lead the king and announce a marriage" in line for line in lines)
 
 
 def _random_position(seed: int, steps: int) -> HandState:
