@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Iterator
 
 from prompt_toolkit import PromptSession
@@ -40,6 +41,7 @@ from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
 CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits for Enter
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
+LEAVE_WINDOW = 3.0  # seconds within which a second Ctrl-C leaves the match
 FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
 
 
@@ -102,12 +104,23 @@ class TerminalUI:
 
     async def _prompt_loop(self) -> None:
         default = ""
+        interrupted = -LEAVE_WINDOW
         while self.screen.match_over is None:
             try:
                 text = await self.session.prompt_async(default=default)
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self._say("You leave the match.")
                 return
+            except KeyboardInterrupt:
+                # Leaving cannot be undone (the other player is told at once), so a
+                # stray Ctrl-C only warns; a second one soon after leaves.
+                now = time.monotonic()
+                if now - interrupted < LEAVE_WINDOW:
+                    self._say("You leave the match.")
+                    return
+                interrupted = now
+                self._say("Press Ctrl-C again to leave the match (or type q).")
+                continue
             default = ""
             if self.screen.match_over is not None:
                 return

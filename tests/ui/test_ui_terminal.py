@@ -176,8 +176,12 @@ def test_ui_terminal_opponent_moves_do_not_disturb_typing_and_keys_explain() -> 
             await _until(lambda: buffer.text == "close", "the word")
             await asyncio.sleep(0.1)
             assert ui.screen.view is not None and not ui.screen.view.closed
-            pipe.send_text("\x15q\r")
-            return await run, out.getvalue()
+            pipe.send_text("\x03")  # a stray Ctrl-C only warns
+            await _until(lambda: "Press Ctrl-C again to leave" in out.getvalue(), "the warning")
+            await _until(lambda: ui.session.app.is_running, "the prompt back")
+            assert not run.done() and ui.screen.match_over is None
+            pipe.send_text("\x03")  # a second one leaves
+            return await asyncio.wait_for(run, 5), out.getvalue()
 
     screen, output = asyncio.run(main())
     assert "You leave the match." in output
