@@ -178,7 +178,10 @@ def report(who: str, deals: Iterable[tuple[bool, bool]]) -> None:
 
 def split_results(path: Path, concurrency: int) -> None:
     """Bot A's deals in a match runner's NDJSON results, split like the cheater's."""
-    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    try:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    except (OSError, ValueError) as exc:
+        sys.exit(f"{path}: cannot read the match results: {exc}")
     start = next(x for x in lines if x.get("type") == "start")
     if start.get("mode") != "hands" or start["options"].get("declare") != "automatic":
         sys.exit(f"{path}: not a vu match of single deals (--preset vu --hands N)")
