@@ -182,7 +182,9 @@ def split_results(path: Path, concurrency: int) -> None:
         lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     except (OSError, ValueError) as exc:
         sys.exit(f"{path}: cannot read the match results: {exc}")
-    start = next(x for x in lines if x.get("type") == "start")
+    start = next((x for x in lines if isinstance(x, dict) and x.get("type") == "start"), None)
+    if start is None:
+        sys.exit(f"{path}: no 'start' line: not a p2p66 match results file")
     if start.get("mode") != "hands" or start["options"].get("declare") != "automatic":
         sys.exit(f"{path}: not a vu match of single deals (--preset vu --hands N)")
     games = [x for x in lines if x.get("type") == "game" and x.get("forfeit") is None]
