@@ -169,8 +169,14 @@ def check_bot_spec(spec: str) -> str:
         program = ""
     if program and shutil.which(program):
         return text
-    raise UnknownBotError(
-        f"no bot named {spec!r}: bots are {', '.join(available_bots())}, "
+    raise _unknown(spec)
+
+
+def _unknown(spec: str) -> UnknownBotError:
+    """The error for a name that is no bot, listing the bots of ``p2p66 bot list``."""
+    listed = _registry_names() or FALLBACK_BOTS  # "first" is for tests and demos: not listed
+    return UnknownBotError(
+        f"no bot named {spec!r}: bots are {', '.join(listed)}, "
         "or the command line of an external bot"
     )
 
@@ -179,8 +185,5 @@ def make_table_bot(spec: str, seed: int, rules: RuleOptions) -> TableBot:
     """A bot from what the user typed; UnknownBotError says what exists."""
     bot = _registry_bot(spec, seed, rules) or _fallback(spec.strip(), seed)
     if bot is None:
-        raise UnknownBotError(
-            f"no bot named {spec!r}: bots are {', '.join(available_bots())}, "
-            "or the command line of an external bot"
-        )
+        raise _unknown(spec)
     return bot

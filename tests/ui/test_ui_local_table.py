@@ -165,5 +165,7 @@ def test_ui_local_table_every_named_bot_plays_legal_moves(name: str) -> None:
 
 
 def test_ui_local_table_unknown_bot_lists_the_bots() -> None:
-    with pytest.raises(UnknownBotError, match="no bot named 'nobody'"):
+    with pytest.raises(UnknownBotError, match="no bot named 'nobody'") as caught:
         make_table_bot("nobody", 0, SIXTY_SIX)
+    # the bots of `p2p66 bot list`; the demo fallback "first" works but is not advertised
+    assert "bots are random, greedy, expert, strong, or the command line" in str(caught.value)
