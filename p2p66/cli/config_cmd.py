@@ -11,7 +11,6 @@ from p2p66.ui.config import (
     DESCRIPTIONS,
     Config,
     ConfigError,
-    chosen_name,
     config_path,
     load_config,
     save_config,
@@ -78,7 +77,5 @@ def _shown(value: object) -> str:
 def _show(config: Config) -> None:
     typer.echo(f"# {config_path()}")
     for key, value in asdict(config).items():
-        shown = _shown(value)
-        if key == "name" and chosen_name(config) is None:
-            shown = "(not set)"  # opponents then see the identity's name: the login name
+        shown = "(not set)" if value is None else _shown(value)
         typer.echo(f"{key:7} = {shown:12} # {DESCRIPTIONS[key]}")

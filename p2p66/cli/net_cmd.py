@@ -58,7 +58,7 @@ from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import Config, ConfigError, chosen_name, load_config, use_color
+from p2p66.ui.config import Config, ConfigError, load_config, use_color
 from p2p66.ui.launch import run_ui
 
 
@@ -285,7 +285,7 @@ def register(app: typer.Typer) -> None:
         """Host a match and print the join code to give the other player."""
         config = _config()
         options = _options(preset_text or config.preset, target)
-        name = name or chosen_name(config)
+        name = name or config.name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         listen = Listen(port, bind, lan, accept_timeout, move_time)
@@ -310,7 +310,7 @@ def register(app: typer.Typer) -> None:
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
-        name = name or chosen_name(_config())
+        name = name or _config().name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None

@@ -20,7 +20,7 @@ from p2p66.engine import RuleOptionError, preset
 from p2p66.net.identity import IdentityError, home_dir
 from p2p66.ui.bots import UnknownBotError, check_bot_spec
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import ConfigError, chosen_name, load_config, use_color
+from p2p66.ui.config import ConfigError, load_config, use_color
 from p2p66.ui.launch import PlaySettings, TableFactory, local_table, play
 
 
@@ -80,7 +80,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             options=options,
             bot=bot,
             seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
-            name=name or chosen_name(config) or "",  # empty: the identity's own name
+            name=name or config.name or "",  # empty: the identity's own name
             bot_delay=delay,
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines

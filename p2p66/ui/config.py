@@ -31,14 +31,15 @@ class ConfigError(ValueError):
     """A setting the user gave (on the command line or in the file) is not acceptable."""
 
 
-DEFAULT_NAME: Final = "Player"
+DEFAULT_NAME: Final = "Player"  # at a local table when no name was chosen
+OLD_DEFAULT_NAME: Final = "Player"  # what files written before names were optional hold
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
     """The settings; every field has a default so a missing file is fine."""
 
-    name: str = DEFAULT_NAME
+    name: str | None = None  # None: never chosen, so the identity's own name (login name)
     preset: str = "sixty-six"
     bot: str = "expert"
     color: ColorMode = "auto"
@@ -65,15 +66,6 @@ def config_path(env: Mapping[str, str] | None = None) -> Path:
     return config_dir(env) / FILE_NAME
 
 
-def chosen_name(config: Config) -> str | None:
-    """The name the player set with ``p2p66 config name``, or None if they never did.
-
-    Network play then keeps the identity's own name (the login name at first),
-    rather than calling everybody "Player".
-    """
-    return None if config.name == DEFAULT_NAME else config.name
-
-
 def load_config(path: Path | None = None) -> Config:
     """The stored settings, or the defaults if there is no file yet."""
     path = path or config_path()
@@ -87,6 +79,8 @@ def load_config(path: Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"the config file {path} is not valid TOML: {exc}") from None
+    if data.get("name") == OLD_DEFAULT_NAME:
+        del data["name"]  # an old file's default, not a choice the player made
     config = Config()
     for key, value in data.items():
         try:
@@ -103,6 +97,8 @@ def save_config(config: Config, path: Path | None = None) -> Path:
     lines = ["# p2p66 settings: edit here or use `p2p66 config set KEY VALUE`"]
     for f in fields(config):
         value = getattr(config, f.name)
+        if value is None:
+            continue  # not set: TOML has no null, and absent means "the default"
         shown = ("true" if value else "false") if isinstance(value, bool) else json.dumps(value)
         lines.append(f"{f.name} = {shown}")
     tmp = path.with_suffix(".tmp")

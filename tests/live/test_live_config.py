@@ -9,12 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from p2p66.ui.config import Config, chosen_name
+from p2p66.ui.config import Config, load_config, save_config
 
 
-def test_only_a_name_the_player_chose_replaces_the_identity_name() -> None:
-    assert chosen_name(Config()) is None
-    assert chosen_name(Config(name="Alice")) == "Alice"
+def test_only_a_name_the_player_chose_replaces_the_identity_name(tmp_path: Path) -> None:
+    assert Config().name is None
+    path = tmp_path / "config.toml"
+    save_config(Config(preset="vu"), path)
+    assert "name" not in path.read_text()  # never chosen: not written either
+    assert load_config(path) == Config(preset="vu")
+    path.write_text('name = "Player"\npreset = "vu"\n')  # as older versions wrote the default
+    assert load_config(path).name is None
+    save_config(Config(name="Alice"), path)
+    assert load_config(path).name == "Alice"
 
 
 def host(
