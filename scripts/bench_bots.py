@@ -98,42 +98,30 @@ def main() -> None:
     want = {args.only} if args.only else {"expert", "strong", "vu", "throughput"}
     if "throughput" in want:
         throughput(args.games or 2000, args.seed)
-    if "expert" in want:
-        section(
-            "expert",
-            "expert",
-            "random",
-            rules="sixty-six",
-            games=args.games or 1000,
-            mode="matches",
-            concurrency=args.concurrency,
-            seed=args.seed,
-        )
-    if "strong" in want:
-        section(
-            "strong",
-            "strong",
-            "expert",
-            rules="sixty-six",
-            games=args.games or 300,
-            mode="matches",
-            concurrency=args.concurrency,
-            seed=args.seed,
-        )
-    if "vu" in want:
-        if not vu_available():
+    for name, a, b, rules, games, mode in SECTIONS:
+        if name not in want:
+            continue
+        if name == "vu" and not vu_available():
             print("== vu: skipped, the optional 'schnapsen' package is not installed")
-        else:
-            section(
-                "vu",
-                "strong",
-                "vu:rdeep:16:4",
-                rules="vu",
-                games=args.games or 400,
-                mode="hands",
-                concurrency=args.concurrency,
-                seed=args.seed,
-            )
+            continue
+        section(
+            name,
+            a,
+            b,
+            rules=rules,
+            games=args.games or games,
+            mode=mode,
+            concurrency=args.concurrency,
+            seed=args.seed,
+        )
+
+
+# name, bot A, bot B, preset, default games, "matches" or "hands"
+SECTIONS = (
+    ("expert", "expert", "random", "sixty-six", 1000, "matches"),
+    ("strong", "strong", "expert", "sixty-six", 300, "matches"),
+    ("vu", "strong", "vu:rdeep:16:4", "vu", 400, "hands"),
+)
 
 
 if __name__ == "__main__":
