@@ -173,10 +173,11 @@ class TerminalUI:
         return help_lines(self.screen.view, code, self.opponent, self.style)
 
     def _say(self, *lines: str) -> None:
-        """Print above the prompt (or plainly when no prompt is showing)."""
+        """Print above the prompt (or plainly when no prompt is showing), wrapped at words."""
+        width = self.session.output.get_size().columns
         for line in lines:
             print_formatted_text(
-                FormattedText([("class:log", line)]),
+                FormattedText(wrap([("class:log", line)], width)),
                 style=self._sheet,
                 output=self.session.output,
                 color_depth=self._depth,

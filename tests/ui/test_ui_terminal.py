@@ -187,3 +187,18 @@ def test_ui_terminal_opponent_moves_do_not_disturb_typing_and_keys_explain() -> 
     assert "You leave the match." in output
     assert screen.match_over is not None and screen.match_over.winner is None
     assert "You play 9C and win the trick (11 points)." in screen.log
+
+
+def test_ui_terminal_lines_printed_above_the_prompt_wrap_at_words() -> None:
+    """Help and results printed above the prompt break between words, not inside them."""
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+        table = LocalTable(ONE_HAND, FirstLegalBot(), seed=SEED, names=("Ann", "Bot"))
+        ui = TerminalUI(
+            table, TextStyle(ascii=True, color=False), input=pipe, output=PlainTextOutput(out)
+        )
+        sentence = "Holding king and queen of a suit, lead either and announce a marriage: " * 3
+        ui._say(sentence.strip())
+    printed = out.getvalue().splitlines()
+    assert len(printed) > 1 and all(len(line) <= 80 for line in printed)
+    assert " ".join(line.strip() for line in printed).split() == sentence.split()
