@@ -4,6 +4,7 @@
     python scripts/bench_vu_ceiling.py                      # vs RdeepBot(16, 4), 100 deal pairs
     python scripts/bench_vu_ceiling.py --opponent vu:rand --pairs 50
     python scripts/bench_vu_ceiling.py --model 4            # and exploit the opponent's errors
+    python scripts/bench_vu_ceiling.py --model 8 --losing-only  # only the deals minimax loses
     python scripts/bench_vu_ceiling.py --results run.ndjson # split a match's deals the same way
 
 The cheater sees every card, the talon order included, so it never has to
@@ -206,6 +207,11 @@ def main() -> None:
         default=0,
         help="in lost hands, ask N copies of the opponent how it would answer (0: minimax only)",
     )
+    parser.add_argument(
+        "--losing-only",
+        action="store_true",
+        help="play only the deals whose cards lose against perfect play (the cheater's L)",
+    )
     parser.add_argument("--results", type=Path, help="split this NDJSON run instead of playing")
     args = parser.parse_args()
     if args.results is not None:
@@ -213,7 +219,12 @@ def main() -> None:
         return
     if not vu_available():
         sys.exit("bench_vu_ceiling: needs the optional 'schnapsen' package")
-    jobs = [(args.opponent, args.seed, p, s, args.model) for p in range(args.pairs) for s in (0, 1)]
+    seats = [(p, s) for p in range(args.pairs) for s in (0, 1)]
+    if args.losing_only:  # the winning seat is won by minimax for sure: play only the other
+        with ProcessPoolExecutor(args.concurrency) as pool:
+            winners = list(pool.map(perfect_winner, [args.seed] * args.pairs, range(args.pairs)))
+        seats = [(p, 1 - winners[p]) for p in range(args.pairs)]
+    jobs = [(args.opponent, args.seed, p, s, args.model) for p, s in seats]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.concurrency) as pool:
         deals = list(pool.map(_job, jobs, chunksize=4))
