@@ -31,6 +31,7 @@ from p2p66.ui.table import (
     PeerError,
     TableEvent,
     ViewChanged,
+    automatic,
 )
 
 _STATUS = {
@@ -151,6 +152,9 @@ class NetworkTable:
     # --------------------------------------------------------------- wiring
 
     async def decide(self, view: PlayerView) -> int:
+        code = automatic(view)
+        if code is not None:  # not worth asking the player (going on short of 66)
+            return code
         loop = asyncio.get_running_loop()
         self._pending = loop.create_future()
         if view != self._shown:  # after their move, MovePlayed already carried this view

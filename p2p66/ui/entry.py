@@ -53,19 +53,6 @@ class Suggestion:
     meta: str
 
 
-def automatic(view: PlayerView | None) -> int | None:
-    """A move not worth asking a person for, or None.
-
-    Going on after a marriage, or at the last trick of a closed hand, while
-    short of 66: declaring could only lose the hand, so nobody is asked.
-    """
-    if view is None or not view.my_turn or view.my_points >= 66:
-        return None
-    if view.phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
-        return PASS
-    return None
-
-
 def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent") -> Entry:
     """Understand one line of input against the current view."""
     raw = " ".join(text.strip().split())

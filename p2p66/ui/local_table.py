@@ -24,6 +24,7 @@ from p2p66.ui.table import (
     Notice,
     PeerError,
     TableEvent,
+    automatic,
 )
 
 
@@ -134,8 +135,12 @@ class LocalTable:
         )
         while not state.is_over:
             if state.to_act == self._seat:
-                self._wake.clear()
-                await self._wake.wait()
+                code = automatic(view_of(state, self._seat))
+                if code is not None:  # not worth asking: played for the player
+                    self._set_state(state.apply(code, seat=self._seat), self._seat, code)
+                else:
+                    self._wake.clear()
+                    await self._wake.wait()
             else:
                 await self._bot_move(state, first_trump)
             state = self._current()

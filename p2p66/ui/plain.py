@@ -18,7 +18,7 @@ from typing import Protocol
 
 from p2p66.engine import IllegalMoveError, PlayerView
 from p2p66.ui.cards_text import TextStyle, card_text, cards_text, display_order, suit_name
-from p2p66.ui.entry import Help, Quit, Rejected, automatic, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
@@ -97,8 +97,6 @@ class PlainUI:
                         return
                     events = asyncio.create_task(self.table.next_event())
                     continue
-                if await self._automatic():
-                    continue
                 if self._ahead and self._ready():
                     if not await self._handle(self._ahead.popleft()):
                         self.write("You leave the match.")
@@ -128,19 +126,6 @@ class PlainUI:
             for task in (events, reading):
                 if task is not None:
                     task.cancel()
-
-    async def _automatic(self) -> bool:
-        """Play a move nobody need be asked for (``entry.automatic``); True if one was played."""
-        view = self.screen.view
-        code = automatic(view) if self.screen.my_turn and view != self._sent else None
-        if code is None:
-            return False
-        try:
-            await self.table.submit(code)
-        except IllegalMoveError:
-            return False
-        self._sent = view
-        return True
 
     def _ready(self) -> bool:
         """True when a line should be read: our turn, in a position not yet moved from."""

@@ -19,6 +19,7 @@ from p2p66.ui.table import (
     MovePlayed,
     TableEvent,
     ViewChanged,
+    automatic,
 )
 
 LOG_KEEP = 40
@@ -40,7 +41,14 @@ class Screen:
 
     @property
     def my_turn(self) -> bool:
-        return self.view is not None and self.view.my_turn and self.match_over is None
+        """The player is to move (not for a move the table plays itself: ``automatic``)."""
+        view = self.view
+        return (
+            view is not None
+            and view.my_turn
+            and self.match_over is None
+            and (automatic(view) is None)
+        )
 
     @property
     def match_target(self) -> int | None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from p2p66.engine import HandResult, PlayerView
-from p2p66.engine.moves import MOVES
+from p2p66.engine import HandResult, Phase, PlayerView
+from p2p66.engine.moves import MOVES, PASS
 
 ConnectionState = Literal["local", "connecting", "connected", "reconnecting", "waiting", "closed"]
 CONNECTION_STATES: tuple[ConnectionState, ...] = (
@@ -104,13 +104,28 @@ TableEvent = (
 )
 
 
+def automatic(view: PlayerView | None) -> int | None:
+    """A move the table plays for the seat without asking, or None.
+
+    Going on after a marriage, or at the last trick of a closed hand, while
+    short of 66: declaring could only lose the hand, so nobody is asked.
+    """
+    if view is None or not view.my_turn or view.my_points >= 66:
+        return None
+    if view.phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+        return PASS
+    return None
+
+
 class Table(Protocol):
     """One seat at a match. Events arrive in order; ``MatchOver`` is the last one.
 
     ``submit`` raises ``IllegalMoveError`` (with ``.reason``) when the move is
     not legal now; the move then counts for nothing and the seat may try
-    again. ``close`` ends the match early (if still running) and frees what
-    the table holds; calling it twice is harmless.
+    again. A position for which ``automatic`` gives a move is played by the
+    table itself: the seat is not asked (its view still says ``my_turn``).
+    ``close`` ends the match early (if still running) and frees what the
+    table holds; calling it twice is harmless.
     """
 
     @property

@@ -31,7 +31,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.entry import Help, Quit, Rejected, Submit, automatic, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import board, status_bar, ui_style, wrap
@@ -153,10 +153,6 @@ class TerminalUI:
             self.screen, sentences = advance(self.screen, event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
-            code = automatic(self.screen.view)
-            if code is not None:
-                with contextlib.suppress(IllegalMoveError):  # the player was quicker
-                    await self.table.submit(code)
             if isinstance(event, ECHOED):
                 self._say(*sentences)
             self.session.app.invalidate()

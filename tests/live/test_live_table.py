@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 
 import pytest
 
 from p2p66.engine import IllegalMoveError, PlayerView, preset, view_of
 from p2p66.engine.match import Match
+from p2p66.engine.moves import PASS
 from p2p66.live import table as live_table
 from p2p66.live.game import LiveGameError
 from p2p66.live.loopback import signer_of
@@ -139,3 +141,27 @@ def test_a_move_typed_while_the_link_is_down_is_refused_with_that_reason() -> No
         raise AssertionError("the move was taken")
 
     assert asyncio.run(main()) == "the connection is down: wait until it is back"
+
+
+def test_the_network_table_goes_on_after_a_marriage_short_of_66_without_asking() -> None:
+    for seed in range(100):  # the first deal that gives the leader a marriage
+        deck = list(range(24))
+        random.Random(seed).shuffle(deck)
+        state = Match(preset("sixty-six"), first_dealer=1).new_hand(deck)
+        marriages = [m for m in state.legal_moves() if m.kind == "marry"]
+        if marriages:
+            break
+    seat = state.to_act
+    state = state.apply(marriages[0])
+    view = view_of(state, seat)
+    assert view.my_turn and view.phase.name == "MARRIAGE_DECLARE" and view.my_points < 66
+
+    async def main() -> tuple[int, bool]:
+        table = NetworkTable(
+            Peer(1, signer_of(Identity.from_seed("b", b"b" * 32))), ("a", "b"), None
+        )
+        code = await asyncio.wait_for(table.decide(view), 1)  # nobody is asked
+        return code, table._events.empty()
+
+    code, nothing_shown = asyncio.run(main())
+    assert code == PASS and nothing_shown

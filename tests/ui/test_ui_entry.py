@@ -12,8 +12,9 @@ from uikit import ASCII, SIXTY_SIX, dealt, play
 from p2p66.engine import HandState, IllegalMoveError, Phase, new_hand, preset, view_of
 from p2p66.engine.cards import deck_ids
 from p2p66.engine.moves import DECLARE, DRAW, NUM_MOVE_CODES, PASS, parse_move_code
-from p2p66.ui.entry import Help, Quit, Rejected, Submit, automatic, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines, rules_now, why_not
+from p2p66.ui.table import automatic
 
 
 def code(text: str) -> int:

@@ -28,6 +28,7 @@ from p2p66.ui.table import (
     Notice,
     PeerError,
     TableEvent,
+    automatic,
 )
 
 
@@ -40,7 +41,8 @@ async def play_out(table: LocalTable) -> list[TableEvent]:
         if isinstance(event, MatchOver):
             await table.close()
             return events
-        if isinstance(event, HandStarted | MovePlayed) and event.view.my_turn:
+        mine = isinstance(event, HandStarted | MovePlayed) and event.view.my_turn
+        if mine and automatic(event.view) is None:  # the table plays the others itself
             await table.submit(choose(event.view))
 
 

@@ -15,7 +15,6 @@ from p2p66.engine import CARDS, HowEnded, PlayerView, preset
 from p2p66.engine.moves import DECLARE, PASS
 from p2p66.ui.bots import BotContext, FirstLegalBot
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.entry import automatic
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.screen import Screen
 from p2p66.ui.terminal import TerminalUI
@@ -82,10 +81,7 @@ class Driver:
         while not run.done():
             view = self.ui.screen.view
             if not (self.ui.screen.my_turn and view is not last and self.ready()):
-                await asyncio.sleep(0.005)
-                continue
-            if automatic(view) is not None:  # the screen plays it: nothing to type
-                last = view
+                await asyncio.sleep(0.005)  # (not the table's own moves: screen.my_turn)
                 continue
             assert view is not None
             if turn == 0:
