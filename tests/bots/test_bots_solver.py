@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -43,22 +44,29 @@ def endgame(name: str, rng: random.Random, cards_left: int, close: bool) -> Hand
     return None
 
 
+def endgames(
+    name: str, rng: random.Random, cards_left: int, close: bool, count: int | None = None
+) -> Iterator[HandState]:
+    """``count`` endgame positions (or endless ones), skipping deals that reach none."""
+    found = 0
+    while count is None or found < count:
+        s = endgame(name, rng, cards_left, close)
+        if s is not None:
+            found += 1
+            yield s
+
+
 @pytest.mark.parametrize("name", ["sixty-six", "schnapsen", "vu"])
 @pytest.mark.parametrize("close", [False, True])
 def test_solver_matches_minimax(name: str, close: bool) -> None:
     rng = random.Random(f"{name}-{close}")
-    checked = 0
-    while checked < 25:
-        s = endgame(name, rng, cards_left=4, close=close)
-        if s is None:
-            continue
+    for s in endgames(name, rng, cards_left=4, close=close, count=25):
         solver = Solver()
         assert solver.value(s) == minimax(s), s
         code, value = solver.best_move(s)
         child = s.copy()
         child.apply_code_unchecked(code)
         assert minimax(child) == value == minimax(s)
-        checked += 1
 
 
 def test_solver_value_is_windowed_consistently() -> None:
