@@ -1,8 +1,12 @@
-"""How a match at a seat ended, as the exit code of ``play``, ``host`` and ``join``."""
+"""What ``play``, ``host`` and ``join`` share: their exit codes, and reading the settings."""
 
 from __future__ import annotations
 
 from typing import Final
+
+import typer
+
+from p2p66.ui.config import Config, ConfigError, load_config
 
 EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2, 3, 4, 5, 6
 EXIT_LEFT: Final = 7
@@ -25,3 +29,11 @@ def ending_code(failure: str | None, *, finished: bool, refused: bool = False) -
     if refused:
         return EXIT_REFUSED
     return EXIT_OK if finished else EXIT_LEFT
+
+
+def user_config() -> Config:
+    """The player's settings; a broken config file is bad input (exit 2), naming the file."""
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="config file") from None

@@ -31,6 +31,7 @@ from p2p66.cli.exits import (
     EXIT_REPLAY,
     EXIT_USAGE,
     ending_code,
+    user_config,
 )
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
@@ -58,7 +59,7 @@ from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import Config, ConfigError, load_config, use_color
+from p2p66.ui.config import load_config, use_color
 from p2p66.ui.launch import run_ui
 
 
@@ -172,13 +173,15 @@ async def _play_bot(
     """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
     bot_spec = seat.bot
     assert bot_spec is not None
-    bot = None
+    bot: TableBot | None = None
+    decider: Decider | None = None  # made with the bot: one question at a time (bot_decider)
 
     def on_event(event: ev.Event) -> None:
-        nonlocal bot
+        nonlocal bot, decider
         m = peer.machine
         if isinstance(event, ev.MatchStarted) and m.options is not None:
             bot = make_table_bot(bot_spec, seat.seed, m.options)
+            decider = bot_decider(peer, bot)
         elif isinstance(event, ev.HandEnded):
             names = (m.names[0], m.names[1])
             a, b = event.game_points
@@ -190,13 +193,9 @@ async def _play_bot(
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
 
-    asking: list[tuple[TableBot, Decider]] = []  # one decider per bot: one question at a time
-
     async def decide(view: PlayerView) -> int:
-        assert bot is not None
-        if not asking or asking[0][0] is not bot:
-            asking[:] = [(bot, bot_decider(peer, bot))]
-        return await asking[0][1](view)
+        assert decider is not None
+        return await decider(view)
 
     def on_status(status: Status) -> None:
         if status.state == "reconnecting":
@@ -283,7 +282,7 @@ def register(app: typer.Typer) -> None:
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
     ) -> None:
         """Host a match and print the join code to give the other player."""
-        config = _config()
+        config = user_config()
         options = _options(preset_text or config.preset, target)
         name = name or config.name
         bot_spec = _bot(bot)
@@ -310,18 +309,11 @@ def register(app: typer.Typer) -> None:
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
-        name = name or _config().name
+        name = name or user_config().name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
         raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
-
-
-def _config() -> Config:
-    try:
-        return load_config()
-    except ConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="config file") from None
 
 
 def _seed(seed: int | None) -> int:

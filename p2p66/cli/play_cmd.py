@@ -15,12 +15,12 @@ from typing import Annotated
 
 import typer
 
-from p2p66.cli.exits import EXIT_HELP, EXIT_REPLAY, ending_code
+from p2p66.cli.exits import EXIT_HELP, EXIT_REPLAY, ending_code, user_config
 from p2p66.engine import RuleOptionError, preset
 from p2p66.net.identity import IdentityError, home_dir
 from p2p66.ui.bots import UnknownBotError, check_bot_spec
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import ConfigError, load_config, use_color
+from p2p66.ui.config import use_color
 from p2p66.ui.launch import PlaySettings, TableFactory, local_table, play
 
 
@@ -61,10 +61,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         ] = 0.6,
     ) -> None:
         """Play a match against a bot."""
-        try:
-            config = load_config()
-        except ConfigError as exc:
-            raise typer.BadParameter(str(exc), param_hint="config file") from None
+        config = user_config()
         bot = vs or config.bot
         try:
             options = preset(preset_name or config.preset)
