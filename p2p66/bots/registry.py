@@ -53,23 +53,23 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import SOLVE_TALON, StrongBot
+    from p2p66.bots.strong import SEARCHES, SOLVE_TALON, StrongBot
 
     _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search"))
     ms = _number("strong", opts, "ms", 100.0)
     samples = int(_number("strong", opts, "samples", 0))
     endgame = int(_number("strong", opts, "endgame", 0, zero_ok=True))
     solve = int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True))
-    search = opts.get("search", "auto")
-    if search not in ("auto", "pimc", "ismcts"):
-        raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {search!r}")
+    search = SEARCHES.get(opts.get("search", "auto"))
+    if search is None:
+        raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {opts['search']!r}")
     return StrongBot(
         seed,
         budget=ms / 1000.0,
         max_samples=samples or None,
         endgame=endgame,
         solve_talon=solve,
-        search="ismcts" if search == "ismcts" else "pimc" if search == "pimc" else "auto",
+        search=search,
     )
 
 

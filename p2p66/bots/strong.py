@@ -38,6 +38,7 @@ EPSILON = 0.25  # how often the endgame search expects the opponent to err (expl
 
 
 Search = Literal["auto", "pimc", "ismcts"]
+SEARCHES: dict[str, Search] = {"auto": "auto", "pimc": "pimc", "ismcts": "ismcts"}
 
 
 class StrongBot(Bot):
