@@ -10,8 +10,9 @@ the talon order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-from p2p66.engine.cards import CARDS, Card, cards_of
+from p2p66.engine.cards import CARDS, NUM_CARD_IDS, Card, cards_in
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.scoring import HandResult
@@ -70,36 +71,62 @@ def _deck(options: RuleOptions) -> tuple[Card, ...]:
     return tuple(c for c in CARDS if options.deck_size == 24 or c.rank != 5)
 
 
+def _table_sets(table: tuple[tuple[Card, ...], ...]) -> tuple[frozenset[Card], ...]:
+    return tuple(frozenset(cards) for cards in table)
+
+
+# Every finished trick a view can show, built once: views share them instead of rebuilding.
+_TRICKS: Final = {
+    (leader, lead, follow, winner): TrickRecord(leader, CARDS[lead], CARDS[follow], winner)
+    for leader in (0, 1)
+    for lead in range(NUM_CARD_IDS)
+    for follow in range(NUM_CARD_IDS)
+    for winner in (0, 1)
+}
+_PLAYED_LOW: Final = _table_sets(tuple(cards_in(mask) for mask in range(1 << 12)))
+_PLAYED_HIGH: Final = _table_sets(tuple(cards_in(mask << 12) for mask in range(1 << 12)))
+
+
 def view_of(state: HandState, seat: int) -> PlayerView:
-    """The view of ``seat``; legal moves are filled in only when it is that seat's turn."""
+    """The view of ``seat``; legal moves are filled in only when it is that seat's turn.
+
+    Built at every decision of every game, so it is assembled from shared
+    immutable pieces (card tuples and sets from tables, interned tricks)
+    rather than card by card.
+    """
     other = 1 - seat
-    trump_visible = state.talon_left > 0  # face down once closed, but everyone saw it
-    legal = tuple(MOVES[c] for c in state.legal_codes()) if state.to_act == seat else ()
+    talon_left = state.talon_left
+    closed = state.closed
+    lead_card = state.lead_card
+    hands = state.hands
+    played = state.played
+    log = state.tricks_log
+    to_act = state.to_act
     return PlayerView(
-        seat=seat,
-        options=state.options,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_act=state.to_act,
-        hand=tuple(cards_of(state.hands[seat])),
-        trump_suit=state.trump_suit,
-        trump_card=CARDS[state.trump_card] if trump_visible else None,
-        talon_size=state.talon_left,
-        closed=state.closed,
-        closer=state.closer if state.closed else None,
-        lead=CARDS[state.lead_card] if state.lead_card >= 0 else None,
-        lead_is_marriage=state.lead_marriage,
-        played=frozenset(cards_of(state.played)),
-        tricks=tuple(state.tricks_history()),
-        tricks_won=(state.tricks[0], state.tricks[1]),
-        my_points=state.score[seat],
-        my_held_points=state.held[seat],
-        opponent_points=state.score[other],
-        opponent_held_points=state.held[other],
-        close_snapshot=state.close_snapshot[:2] if state.closed else None,
-        opponent_hand_size=state.hands[other].bit_count(),
-        opponent_shown=tuple(cards_of(state.shown[other] & state.hands[other])),
-        marriages=tuple(state.marriages),
-        legal=legal,
-        result=state.result,
+        seat,
+        state.options,
+        state.dealer,
+        state.phase,
+        to_act,
+        cards_in(hands[seat]),
+        state.trump_suit,
+        CARDS[state.trump_card] if talon_left > 0 else None,  # face down once closed: seen
+        talon_left,
+        closed,
+        state.closer if closed else None,
+        CARDS[lead_card] if lead_card >= 0 else None,
+        state.lead_marriage,
+        _PLAYED_LOW[played & 0xFFF] | _PLAYED_HIGH[played >> 12],
+        tuple([_TRICKS[t] for t in log]) if log else (),
+        (state.tricks[0], state.tricks[1]),
+        state.score[seat],
+        state.held[seat],
+        state.score[other],
+        state.held[other],
+        state.close_snapshot[:2] if closed else None,
+        hands[other].bit_count(),
+        cards_in(state.shown[other] & hands[other]),
+        tuple(state.marriages),
+        tuple([MOVES[c] for c in state.legal_codes()]) if to_act == seat else (),
+        state.result,
     )
