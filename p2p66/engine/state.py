@@ -181,7 +181,7 @@ class HandState:
         deck_t = tuple(deck)
         check_deck(options, deck_t)
         lay = deal_layout(options)
-        s = cls.__new__(cls)
+        s = HandState()
         s.options = options
         s.deck = deck_t
         s.dealer = dealer
@@ -221,7 +221,7 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy (cheap: a handful of small lists)."""
-        c = HandState.__new__(HandState)
+        c = HandState()
         c.options = self.options
         c.deck = self.deck
         c.dealer = self.dealer

@@ -113,7 +113,11 @@ def reference_view(s: HandState, seat: int) -> PlayerView:
 
 def state_fields(s: HandState) -> dict[str, Any]:
     """Every slot of a state, for comparing two states value by value."""
-    return {name: getattr(s, name) for name in HandState.__slots__ if hasattr(s, name)}
+    return {name: getattr(s, name) for name in STATE_FIELDS if hasattr(s, name)}
+
+
+# A compiled HandState (scripts/build_accel.py) lists its attributes in __mypyc_attrs__.
+STATE_FIELDS: tuple[str, ...] = getattr(HandState, "__slots__", None) or HandState.__mypyc_attrs__
 
 
 def random_options(rng: random.Random) -> RuleOptions:
