@@ -1,0 +1,35 @@
+"""How the command talks to whoever reads it: a person at a terminal, or a pipe.
+
+Rich's boxes and colours are for a person at a colour terminal. A pipe, a log,
+``NO_COLOR`` or ``TERM=dumb`` get plain ``Error: …`` lines that a script can
+read and that never wrap differently with the terminal's width.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import Literal, TextIO
+
+MarkupMode = Literal["rich"] | None
+
+
+def wants_plain(env: Mapping[str, str], streams: tuple[TextIO, ...]) -> bool:
+    """True unless every stream is a terminal and colour is allowed (NO_COLOR, TERM=dumb)."""
+    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return True
+    return not all(_is_tty(stream) for stream in streams)
+
+
+def markup_mode(env: Mapping[str, str] | None = None) -> MarkupMode:
+    """Typer's markup mode for this process: ``None`` (plain click output) when plain."""
+    plain = wants_plain(os.environ if env is None else env, (sys.stdout, sys.stderr))
+    return None if plain else "rich"
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams are not terminals
+        return False
