@@ -10,7 +10,7 @@ import typer
 from p2p66 import __version__
 from p2p66.cli import bot_cmd, config_cmd, match_cmd, net_cmd, peers_cmd, play_cmd, replay_cmd
 from p2p66.cli.crash import report_crash
-from p2p66.cli.output import markup_mode
+from p2p66.cli.output import forgiving_streams, markup_mode
 from p2p66.live.loopback import loopback_table
 
 app = typer.Typer(
@@ -63,6 +63,7 @@ config_cmd.register(app)
 
 def main() -> None:
     """Run the command; an exception nobody handled is reported as a bug (exit 70)."""
+    forgiving_streams()
     try:
         app()
     except Exception as exc:  # the last line of defence: every known failure has its exit code

@@ -7,6 +7,7 @@ read and that never wrap differently with the terminal's width.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Mapping
@@ -33,3 +34,14 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):  # closed or replaced streams are not terminals
         return False
+
+
+def forgiving_streams() -> None:
+    """Let stdout and stderr replace what their encoding cannot show instead of crashing.
+
+    With ``PYTHONIOENCODING=ascii`` or a Latin-1 locale a suit symbol or a peer's
+    name must come out as ``?``, not end the match with a UnicodeEncodeError.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")

@@ -13,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, to_filter
-from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.formatted_text import FormattedText, OneStyleAndTextTuple
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -30,7 +30,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
-from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.cards_text import TextStyle, shown
 from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
@@ -65,7 +65,7 @@ class TerminalUI:
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
             message=self._message,
-            bottom_toolbar=lambda: status_bar(self.screen),
+            bottom_toolbar=lambda: self._shown(status_bar(self.screen)),
             completer=_LegalMoves(self),
             complete_while_typing=True,
             validator=_MoveValidator(self),
@@ -173,7 +173,7 @@ class TerminalUI:
         width = self.session.output.get_size().columns
         for line in lines:
             print_formatted_text(
-                FormattedText(wrap([("class:log", line)], width)),
+                self._shown(wrap([("class:log", line)], width)),
                 style=self._sheet,
                 output=self.session.output,
                 color_depth=self._depth,
@@ -181,7 +181,12 @@ class TerminalUI:
 
     def _message(self) -> FormattedText:
         width = get_app().output.get_size().columns
-        return FormattedText([*wrap(board(self.screen, self.style), width), ("class:prompt", "> ")])
+        board_text = wrap(board(self.screen, self.style), width)
+        return self._shown([*board_text, ("class:prompt", "> ")])
+
+    def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
+        """The fragments as this style may show them: every character ASCII under ``--ascii``."""
+        return FormattedText([(f[0], shown(f[1], self.style)) for f in fragments])
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
