@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from p2p66.engine.cards import CARDS, NUM_CARD_IDS, Card, cards_in
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.scoring import HandResult
 from p2p66.engine.state import HandState, Marriage, Phase, TrickRecord
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -128,9 +130,17 @@ class PlayerView:
         return frozenset(c for c in _deck(self.options) if c not in seen)
 
 
-_SETTERS: Final[tuple[Callable[[PlayerView, Any], None], ...]] = tuple(
-    getattr(PlayerView, field.name).__set__ for field in fields(PlayerView)
-)
+def slot_setters(cls: type[T]) -> tuple[Callable[[T, Any], None], ...]:
+    """The slot setters of a frozen slots dataclass, in field order.
+
+    A frozen dataclass's generated ``__init__`` sets every field through
+    ``object.__setattr__``, a name lookup each; value objects built at every
+    decision (views, turns) write their own ``__init__`` with these instead.
+    """
+    return tuple(getattr(cls, f.name).__set__ for f in fields(cls))  # type: ignore[arg-type]
+
+
+_SETTERS: Final = slot_setters(PlayerView)
 
 
 def _deck(options: RuleOptions) -> tuple[Card, ...]:
