@@ -21,7 +21,9 @@ from p2p66.crypto.group import (
     combine,
     encode_scalar,
     mul,
+    plus,
     reduce_wide,
+    times,
 )
 from p2p66.crypto.hashing import TAG_REKEY_CHALLENGE, TAG_REKEY_NONCE, derive_scalar, hash_fields
 
@@ -66,7 +68,7 @@ def prove_rekey(stmt: RekeyStatement, ratios: tuple[Scalar, ...], *, nonce_key: 
     nonces = [derive_scalar(nonce_key, "w", j) for j in range(len(stmt.d_in))]
     commitments = [mul(w, p) + mul(w, stmt.lock) for w, p in zip(nonces, stmt.d_in, strict=True)]
     c = stmt.challenge(commitments)
-    z = [(w + c * r) % ORDER for w, r in zip(nonces, ratios, strict=True)]
+    z = [plus(w, times(c, r)) for w, r in zip(nonces, ratios, strict=True)]
     return encode_scalar(c) + b"".join(encode_scalar(v) for v in z)
 
 
