@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from p2p66.crypto.config import HandConfig, deck_points
+from p2p66.crypto.deckproof import verify_deck_shuffle
 from p2p66.crypto.encoding import codebook
 from p2p66.crypto.errors import (
     BadDeck,
@@ -34,7 +35,7 @@ from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.ledger import Ledger
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, SeedReveal, ShuffleStep
 from p2p66.crypto.rekey import RekeyStatement, verify_rekey
-from p2p66.crypto.shuffle import ShuffleStatement, verify_shuffle
+from p2p66.crypto.shuffle import ShuffleStatement
 from p2p66.engine.cards import CARD_CODES
 
 
@@ -169,7 +170,7 @@ class HandState:
         if verify:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = ShuffleStatement(ctx, self.decks[-1], msg.deck, msg.lock)
-            reason = verify_shuffle(stmt, msg.proof, self.config.soundness)
+            reason = verify_deck_shuffle(self.config, stmt, msg.proof)
             if reason is not None:
                 raise InvalidShuffleProof(seat, f"its lock-and-shuffle proof fails: {reason}")
             self.proofs_checked += self.config.soundness > 0
