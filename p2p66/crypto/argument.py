@@ -82,7 +82,7 @@ def weights(stmt: ShuffleStatement) -> tuple[bytes, tuple[int, ...]]:
     return h, tuple(derive_scalar(h, "e", i) for i in range(len(stmt.d_in)))
 
 
-def _weighted_sum(scalars: tuple[int, ...], points: tuple[Point, ...]) -> bytes:
+def weighted_sum(scalars: tuple[int, ...], points: tuple[Point, ...]) -> bytes:
     """``sum scalars[i] * points[i]`` (the identity encoding if it cancels)."""
     total = mul_any(scalars[0], points[0])
     for s, p in zip(scalars[1:], points[1:], strict=True):
@@ -90,7 +90,8 @@ def _weighted_sum(scalars: tuple[int, ...], points: tuple[Point, ...]) -> bytes:
     return total
 
 
-def _point_t(h: bytes, first: bytes) -> int:
+def evaluation_point(h: bytes, first: bytes) -> int:
+    """Neff's t: where the two polynomials are compared, fixed after the first message."""
     return reduce_wide(hash_fields(TAG_ARGUMENT_POINT, h, first))
 
 
@@ -104,7 +105,7 @@ def prove_argument(
     """The argument ``Gamma Lambda F Y_0..Y_{n-1} | c r_0..r_{n-1} z_0..z_{n-1} z_g z_x``."""
     n = len(stmt.d_in)
     h, e = weights(stmt)
-    big_e = _weighted_sum(e, stmt.d_in)
+    big_e = weighted_sum(e, stmt.d_in)
     gamma = derive_scalar(nonce_key, "gamma", 0)
     y = [times(gamma, e[perm[i]]) for i in range(n)]
     lam = gamma
@@ -114,7 +115,7 @@ def prove_argument(
     first = b"".join(
         [mul_base(gamma), mul_base(Scalar(lam)), big_f, *(mul_base(Scalar(v)) for v in y)]
     )
-    t = _point_t(h, first)
+    t = evaluation_point(h, first)
     # Neff's ILMPP on U = (e_i - t)*G .. , Lambda and V = Y_i - t*Gamma .., G: prod u = prod v.
     u = [(w - t) % ORDER for w in e] + [lam]
     v = [minus(y[i], times(gamma, t)) for i in range(n)] + [1]
@@ -128,7 +129,7 @@ def prove_argument(
     w_x = derive_scalar(nonce_key, "w-x", 0)
     commitments = [mul_base_any(a) for a in a_logs]
     commitments += [mul_base(wi) for wi in w]
-    commitments.append(sub(_weighted_sum(tuple(w), stmt.d_out), mul_any(w_gamma, big_f)))
+    commitments.append(sub(weighted_sum(tuple(w), stmt.d_out), mul_any(w_gamma, big_f)))
     commitments += [mul_base(w_gamma), mul_base(w_x), mul_any(w_x, big_e)]
     c = _challenge(h, first, commitments)
     ratio = 1
@@ -165,8 +166,8 @@ def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
     c, r, z = scalars[0], scalars[1 : n + 1], scalars[n + 1 : 2 * n + 1]
     z_gamma, z_x = scalars[2 * n + 1], scalars[2 * n + 2]
     h, e = weights(stmt)
-    big_e = _weighted_sum(e, stmt.d_in)
-    t = _point_t(h, first)
+    big_e = weighted_sum(e, stmt.d_in)
+    t = evaluation_point(h, first)
     t_gamma = mul_any(t, gamma_pt)
     v_pts = [sub(y, t_gamma) for y in y_pts]
     commitments = [sub(mul_any(r[0], v_pts[0]), mul_base_any(c * (e[0] - t) % ORDER))]
@@ -176,7 +177,7 @@ def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
     ]
     commitments.append(sub(mul_base_any(c), mul_any(r[n - 1], lam_pt)))
     commitments += [sub(mul_base_any(z[i]), mul_any(c, y_pts[i])) for i in range(n)]
-    commitments.append(sub(_weighted_sum(tuple(z), stmt.d_out), mul_any(z_gamma, big_f)))
+    commitments.append(sub(weighted_sum(tuple(z), stmt.d_out), mul_any(z_gamma, big_f)))
     commitments += [
         sub(mul_base_any(z_gamma), mul_any(c, gamma_pt)),
         sub(mul_base_any(z_x), mul_any(c, stmt.lock)),
