@@ -76,6 +76,19 @@ def _statement_hash(stmt: ShuffleStatement) -> bytes:
     )
 
 
+def inverses(values: list[int]) -> list[int]:
+    """Every value's inverse with one constant-time inversion (Montgomery's trick)."""
+    prefix = [1]
+    for value in values:
+        prefix.append(times(prefix[-1], value))
+    inv = int(inverse(Scalar(prefix[-1])))
+    out = [0] * len(values)
+    for i in range(len(values) - 1, -1, -1):
+        out[i] = times(inv, prefix[i])
+        inv = times(inv, values[i])
+    return out
+
+
 def weights(stmt: ShuffleStatement) -> tuple[bytes, tuple[int, ...]]:
     """The statement hash h and the public weights ``e_i = derive_scalar(h, "e", i)``."""
     h = _statement_hash(stmt)
@@ -132,12 +145,12 @@ def prove_argument(
     commitments.append(sub(weighted_sum(tuple(w), stmt.d_out), mul_any(w_gamma, big_f)))
     commitments += [mul_base(w_gamma), mul_base(w_x), mul_any(w_x, big_e)]
     c = _challenge(h, first, commitments)
+    if 0 in v:  # pragma: no cover - t hit a root: probability n/2**252
+        raise CryptoError("the shuffle argument met a zero term; retry with another nonce")
     ratio = 1
     responses = []
-    for i in range(n):
-        if v[i] == 0:  # pragma: no cover - t hit a root: probability n/2**252
-            raise CryptoError("the shuffle argument met a zero term; retry with another nonce")
-        ratio = times(ratio, times(u[i], inverse(Scalar(v[i]))))
+    for i, inv_v in enumerate(inverses(v[:n])):
+        ratio = times(ratio, times(u[i], inv_v))
         responses.append(plus(theta[i], times(c, ratio)))
     responses += [plus(w[i], times(c, y[i])) for i in range(n)]
     responses += [plus(w_gamma, times(c, gamma)), plus(w_x, times(c, lock))]

@@ -132,7 +132,7 @@ class DealParty:
         proof = b""
         if self.config.soundness:
             stmt = RekeyStatement(ctx, d_in, d_out, lock_point, key_points)
-            proof = prove_rekey(stmt, ratios, nonce_key=stmt.nonce_key(sec.base))
+            proof = prove_rekey(stmt, ratios, nonce_key=stmt.nonce_key(sec.base), lock=sec.lock)
         return RekeyStep(
             hand=self.config.hand, seat=self.seat, seq=seq, deck=d_out, keys=key_points, proof=proof
         )
