@@ -121,7 +121,7 @@ def prove_argument(
     big_e = weighted_sum(e, stmt.d_in)
     gamma = derive_scalar(nonce_key, "gamma", 0)
     y = [times(gamma, e[perm[i]]) for i in range(n)]
-    lam = gamma
+    lam: int = gamma
     for _ in range(n - 1):
         lam = times(lam, gamma)
     big_f = mul_any(lock, big_e)
