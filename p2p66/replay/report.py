@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
+from p2p66.crypto.config import ProofKind, proof_kind
 from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
 from p2p66.engine.options import base_preset
@@ -231,6 +232,8 @@ class Report:
         if self.options is None:
             return "rules: not yet proposed"
         proofs = f"proofs at soundness {self.soundness}" if self.soundness else "proofs off"
+        if proof_kind(self.soundness) is ProofKind.ARGUMENT:
+            proofs = "proofs on (shuffle argument)"
         rules = base_preset(self.options) or "custom rules"
         return f"rules: {rules}, match to {self.options.match_target}, {proofs}"
 

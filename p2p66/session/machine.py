@@ -33,7 +33,7 @@ import msgpack
 
 from p2p66 import __version__
 from p2p66.crypto.coinflip import coin_commitment, coin_result
-from p2p66.crypto.config import HandConfig
+from p2p66.crypto.config import ARGUMENT, MAX_ROUNDS, HandConfig, is_soundness
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_payload
 from p2p66.crypto.state import HandState as CryptoState
@@ -51,7 +51,7 @@ from p2p66.session.errors import (
 from p2p66.session.handplay import HandTable, blame
 from p2p66.session.records import Chain, Record, RecordError
 
-MAX_SOUNDNESS = 128
+MAX_SOUNDNESS = MAX_ROUNDS
 
 
 class Stage(Enum):
@@ -219,9 +219,10 @@ class Machine:
             options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
             raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
-        if body.soundness > MAX_SOUNDNESS:
+        if not is_soundness(body.soundness):
             raise RemoteProtocolError(
-                f"player 0 proposed proof soundness {body.soundness} (at most {MAX_SOUNDNESS})",
+                f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
+                f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
                 0,
             )
         self.options = options
