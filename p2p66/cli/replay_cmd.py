@@ -41,19 +41,19 @@ def _json(obj: object) -> str:
 
 def _player_lines(v: Verification, pins: KnownPeers | None) -> list[str]:
     return [
-        f"seat {p.seat}: {p.name}, key {p.fingerprint}: {seen.describe()}"
+        f"{p.name} (seat {p.seat}, key {p.fingerprint}): {seen.describe()}"
         for p, seen in zip(v.report.players, recognise_all(v.report.players, pins), strict=True)
     ]
 
 
 def _report_json(path: Path, v: Verification, pins: KnownPeers | None) -> dict[str, object]:
-    doc = {"file": str(path), **v.report.to_json()}
+    """One file's report, with who its players are to you (``identities``, seat by seat)."""
     seen = recognise_all(v.report.players, pins)
-    doc["players"] = [
-        {**player, "known_peers": r.to_json()}
-        for player, r in zip(doc["players"], seen, strict=True)  # type: ignore[call-overload]
-    ]
-    return doc
+    return {
+        "file": str(path),
+        **v.report.to_json(),
+        "identities": [{"seat": r.seat, **r.to_json()} for r in seen],
+    }
 
 
 def verify_command(
