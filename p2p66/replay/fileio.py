@@ -259,6 +259,16 @@ class ReplayWriter:
         if self._fsync:
             os.fsync(self._fd)
 
+    def sync(self) -> None:
+        """Make everything written so far durable, with the file's directory entry: for a
+        writer opened with ``fsync=False`` whose records nobody acted on one by one."""
+        if self._fd >= 0:
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:
+                raise _write_error(self.path, exc) from exc
+            _fsync_directory(self.path.parent)
+
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
