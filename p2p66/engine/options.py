@@ -115,7 +115,7 @@ def _allowed(hint: Any) -> tuple[Any, ...] | None:
 def _check_value(name: str, hint: Any, value: Any) -> None:
     allowed = _allowed(hint)
     if allowed is not None:
-        if value not in allowed or type(value) is bool:
+        if not any(type(value) is type(a) and value == a for a in allowed):
             shown = ", ".join(repr(a) for a in allowed)
             raise RuleOptionError(f"rule option {name} cannot be {value!r}; allowed: {shown}")
         return

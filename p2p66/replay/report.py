@@ -10,7 +10,7 @@ of ``p2p66 verify --json``; ``summary_lines`` is the short human summary.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Final
 
 from p2p66.crypto.config import ProofKind, proof_kind
@@ -76,6 +76,79 @@ class HandSummary:
     exchanges: tuple[int, ...]  # seats that exchanged the trump card
 
 
+class ProblemKind(StrEnum):
+    """Every kind a problem can have: the fixed list of protocol/REPLAY.md section 5."""
+
+    # the file: nobody can be blamed from the file (anyone can edit one)
+    TRUNCATED = "truncated"
+    CORRUPT = "corrupt"
+    CHAIN = "chain"
+    DUPLICATE_RECORD = "duplicate-record"
+    SIGNATURE = "signature"
+    # a record properly signed by a player: that player is to blame
+    EQUIVOCATION = "equivocation"
+    MALFORMED = "malformed"
+    OUT_OF_TURN = "out-of-turn"
+    UNEXPECTED_MESSAGE = "unexpected-message"
+    AFTER_THE_END = "after-the-end"
+    IDENTITY = "identity"
+    RULES = "rules"
+    BAD_COIN_REVEAL = "bad-coin-reveal"
+    WRONG_HAND = "wrong-hand"
+    IMPERSONATION = "impersonation"
+    WITHHELD_KEY = "withheld-key"
+    EXTRA_KEY = "extra-key"
+    ILLEGAL_MOVE = "illegal-move"
+    # the mental-poker codes of SPEC.md section 14 (``p2p66.crypto.errors``)
+    CHEATING = "cheating"
+    REPLAYED_MESSAGE = "replayed-message"
+    OUT_OF_ORDER_MESSAGE = "out-of-order-message"
+    CONFIG_MISMATCH = "config-mismatch"
+    BAD_DECK = "bad-deck"
+    DUPLICATED_CARD = "duplicated-card"
+    MADE_UP_CARD = "made-up-card"
+    PLANTED_POINT = "planted-point"
+    UNKNOWN_CARD_OPENED = "unknown-card-opened"
+    INVALID_SHUFFLE_PROOF = "invalid-shuffle-proof"
+    SHUFFLE_NOT_FROM_SEED = "shuffle-not-from-seed"
+    INVALID_REKEY = "invalid-rekey"
+    WRONG_KEY = "wrong-key"
+    BAD_SEED_REVEAL = "bad-seed-reveal"
+    MISSING_SEED = "missing-seed"
+    FALSE_CARD_CLAIM = "false-card-claim"
+    NOT_YOUR_CARD = "not-your-card"
+    WRONG_CARD_CLAIM = "wrong-card-claim"
+    FALSE_MARRIAGE = "false-marriage"
+    FALSE_EXCHANGE = "false-exchange"
+    POSITION_CONFLICT = "position-conflict"
+    # fallbacks: a protocol error with no more specific kind; a fault of this verifier
+    PROTOCOL = "protocol"
+    INTERNAL = "internal"
+
+    @classmethod
+    def named(cls, text: str) -> ProblemKind | None:
+        """The kind called ``text``, or None if there is no such kind."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+
+UNATTRIBUTABLE: Final = frozenset(
+    {
+        ProblemKind.CHAIN,
+        ProblemKind.DUPLICATE_RECORD,
+        ProblemKind.SIGNATURE,
+        ProblemKind.CORRUPT,
+        ProblemKind.TRUNCATED,
+        ProblemKind.INTERNAL,
+    }
+)
+"""Problem kinds no player can be blamed for from the file alone."""
+
+NOBODY: Final = "no player can be blamed from the file"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """The first bad record. ``culprit`` is None when no player can be blamed from the file
@@ -84,7 +157,7 @@ class Problem:
 
     record: int
     detected_at: int
-    kind: str
+    kind: ProblemKind
     message: str
     culprit: int | None
 
@@ -186,6 +259,7 @@ class Report:
             "message": p.message,
             "culprit": p.culprit,
             "culprit_name": None if p.culprit is None else self.name(p.culprit),
+            "blame": NOBODY if p.culprit is None else self.who(p.culprit),
             "valid_records": p.record,
         }
 
@@ -198,11 +272,7 @@ class Report:
         if self.status is Status.INVALID:
             p = self.problem
             assert p is not None
-            blame = (
-                f"{self.who(p.culprit)} is to blame"
-                if p.culprit is not None
-                else "no player can be blamed from the file"
-            )
+            blame = f"{self.who(p.culprit)} is to blame" if p.culprit is not None else NOBODY
             return f"INVALID at record {p.record} ({p.kind}): {p.message} [{blame}]"
         if self.status is Status.UNFINISHED:
             wait = self.waiting

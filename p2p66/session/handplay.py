@@ -54,8 +54,10 @@ def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
     """A mental-poker error as a session error naming the culprit."""
     if isinstance(exc, CryptoCheat):
         culprit = exc.party if exc.party is not None else author
-        return CheatingDetected(f"player {culprit} cheated: {exc}", culprit)
-    return RemoteProtocolError(f"player {author} sent a malformed card payload: {exc}", author)
+        return CheatingDetected(f"player {culprit} cheated: {exc}", culprit, kind=exc.code)
+    return RemoteProtocolError(
+        f"player {author} sent a malformed card payload: {exc}", author, kind="malformed"
+    )
 
 
 class HandTable:

@@ -219,6 +219,12 @@ class Machine:
             options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
             raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
+        if tuple(body.options) != tuple(options.to_dict()):
+            raise RemoteProtocolError(
+                "malformed message: player 0 proposed the rule options out of order "
+                "(the order is RULES.md's, as SPEC.md section 18 lists them)",
+                0,
+            )
         if not is_soundness(body.soundness):
             raise RemoteProtocolError(
                 f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
