@@ -71,7 +71,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("it owed", "withheld-key"),
     ("key that shows", "withheld-key"),
     ("does not call for", "extra-key"),
-    ("has not drawn or been dealt", "extra-key"),
+    ("do not call for", "extra-key"),
     ("without being opened", "not-your-card"),
 )
 

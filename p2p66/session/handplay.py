@@ -22,13 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p66.crypto.audit import audit
-from p2p66.crypto.config import HandConfig
+from p2p66.crypto.config import PUBLIC, HandConfig
 from p2p66.crypto.errors import CheatingDetected as CryptoCheat
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, Reveal, SeedReveal
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.crypto.transcript import HandTranscript
-from p2p66.engine import HandResult, IllegalMoveError, RuleOptions, new_hand
+from p2p66.engine import EngineError, HandResult, IllegalMoveError, RuleOptions, new_hand
 from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION
 from p2p66.engine.partial import KnowledgeConflict, PartialHand
@@ -48,6 +48,25 @@ class Debts:
 
     def __bool__(self) -> bool:
         return bool(self.keys or self.takes)
+
+
+SHOWN = frozenset({"play", "marriage", "exchange"})
+"""Reveal kinds that show the cards a move plays (checked against the move itself)."""
+
+RevealSlot = tuple[str, int, int | None]
+"""A reveal's kind, position and target seat: what the rules can call for."""
+
+
+def _as_reveals(debts: Debts, other: int) -> set[RevealSlot]:
+    return {("to", pos, other) for pos in debts.keys} | {("take", pos, None) for pos in debts.takes}
+
+
+def _describe(r: Reveal) -> str:
+    if r.kind == "to":
+        return f"a key opening position {r.pos} to player {r.to}"
+    if r.kind == "take":
+        return f"a take of position {r.pos} (the face-up card) into its hand"
+    return f"a {r.kind} key for position {r.pos}"
 
 
 def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
@@ -101,19 +120,50 @@ class HandTable:
         """Keys ``seat`` owes the other player, and face-up cards it must take."""
         if self.dealing:
             return Debts((), ())
+        return self._debts_in(seat, self.public)
+
+    def _debts_in(self, seat: int, judge: PartialHand) -> Debts:
+        """What ``seat`` owes when the engine stands where ``judge`` does (keys sent so far)."""
         ledger = self.crypto.ledger
         other = 1 - seat
         keys = []
-        for pos in self.public.positions_held(other):
+        for pos in judge.positions_held(other):
             p = ledger.positions[pos]
             if p.holder != other and p.card is None and seat not in p.keys:
                 keys.append(pos)
         takes = [
             pos
-            for pos in self.public.positions_held(seat)
+            for pos in judge.positions_held(seat)
             if ledger.positions[pos].holder != seat and ledger.positions[pos].card is not None
         ]
         return Debts(tuple(keys), tuple(takes))
+
+    def owed_with_move(self, seat: int, code: int, shown: Sequence[Reveal] = ()) -> Debts | None:
+        """The takes and keys a move by ``seat`` must carry besides the cards it shows.
+
+        The takes owed before the move and those the move itself causes (the
+        last draw), and the keys for every position the move leaves in the
+        other player's hand unopened. ``shown`` are the move's own card claims
+        (the play, marriage or exchange reveals), needed to judge it before its
+        keys are applied; None if the move is refused even on those claims (the
+        full checks then say why).
+        """
+        after = PartialHand(self.options, self.dealer)
+        after.known = list(self.public.known)
+        after.moves = list(self.public.moves)
+        try:
+            for r in shown:
+                if r.card is not None and after.known[r.pos] is None:
+                    after.learn(r.pos, r.card)
+            after.check(code)
+        except (EngineError, IndexError):
+            return None
+        after.moves.append(code)
+        later = self._debts_in(seat, after)
+        takes = set(self.debts(seat).takes) | set(later.takes)
+        if code == EXCHANGE:
+            takes.discard(self.crypto.ledger.face_up)  # the exchange itself hands it over
+        return Debts(later.keys, tuple(sorted(takes)))
 
     def expected(self) -> tuple[int, str]:
         """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``."""
@@ -137,6 +187,14 @@ class HandTable:
 
     def apply_deal(self, author: int, payloads: list[HandPayload], apply: ApplyPayload) -> None:
         """A flight of deck steps (and deal keys) by ``author``."""
+        plan = {
+            ("public" if target == PUBLIC else "to", pos, None if target == PUBLIC else target)
+            for pos, target in enumerate(self.config.deal)
+            if target == PUBLIC or (target >= 0 and target != author)
+        }
+        for payload in payloads:
+            if isinstance(payload, KeyReveal):
+                self._only_owed(author, payload.reveals, plan, "its deal flight", shows=False)
         self._crypto(author, payloads, apply)
         if author in self.crypto.key_points:
             for pos, target in enumerate(self.config.deal):
@@ -161,8 +219,13 @@ class HandTable:
             raise CheatingDetected(
                 f"player {author} played {MOVE_NOTATION[code]} out of turn", author
             )
-        reveals = self._apply_keys(author, payload, apply)
-        self._check_shown(author, code, before, reveals)
+        sent = payload.reveals if payload is not None else ()
+        self._check_shown(author, code, before, sent)
+        owed = self.owed_with_move(author, code, [r for r in sent if r.kind in SHOWN])
+        if owed is not None:
+            where = f"its move {MOVE_NOTATION[code]}"
+            self._only_owed(author, sent, _as_reveals(owed, 1 - author), where)
+        self._apply_keys(author, payload, apply)
         judges = [self.public] if self.private is None else [self.public, self.private]
         try:
             after = [j.check(code) for j in judges]
@@ -171,13 +234,15 @@ class HandTable:
         for judge in judges:
             judge.moves.append(code)
         self.authors.append(author)
-        self._check_paid(author, reveals)
+        self._check_paid(author)
         return after[-1].state
 
     def apply_keys(self, author: int, payload: KeyReveal, apply: ApplyPayload) -> None:
         """Owed keys sent on their own."""
-        reveals = self._apply_keys(author, payload, apply)
-        self._check_paid(author, reveals)
+        owed = _as_reveals(self.debts(author), 1 - author)
+        self._only_owed(author, payload.reveals, owed, "its keys message", shows=False)
+        self._apply_keys(author, payload, apply)
+        self._check_paid(author)
 
     def apply_seed(self, author: int, payload: SeedReveal, apply: ApplyPayload) -> None:
         """A seed at the end of the hand; with both in, audit and re-judge every move."""
@@ -262,17 +327,36 @@ class HandTable:
                 author,
             )
 
-    def _check_paid(self, author: int, reveals: tuple[Reveal, ...]) -> None:
-        """After its message, ``author`` owes nothing, and sent no key nobody was owed."""
-        other = 1 - author
-        held_by_other = set(self.public.positions_held(other))
+    def _only_owed(
+        self,
+        author: int,
+        reveals: Sequence[Reveal],
+        owed: set[RevealSlot],
+        where: str,
+        *,
+        shows: bool = True,
+    ) -> None:
+        """Every reveal but a move's shown cards must be one the rules call for, once.
+
+        Checked before any key is applied: a key nobody is owed (a talon card
+        opened publicly or to a player who has not drawn it, the face-up trump
+        taken before the last draw) would corrupt what both ledgers expect next.
+        """
+        seen: set[RevealSlot] = set()
         for r in reveals:
-            if r.kind == "to" and (r.to != other or r.pos not in held_by_other):
+            if r.kind in SHOWN and shows:
+                continue  # the move's own cards: _check_shown holds them to the move
+            slot = (r.kind, r.pos, r.to)
+            if slot not in owed or slot in seen:
                 raise CheatingDetected(
-                    f"player {author} opened position {r.pos} to player {r.to}, "
-                    "who has not drawn or been dealt it",
+                    f"player {author} sent {_describe(r)} in {where}, a key the rules "
+                    "do not call for at this point",
                     author,
                 )
+            seen.add(slot)
+
+    def _check_paid(self, author: int) -> None:
+        """After its message, ``author`` owes nothing."""
         debts = self.debts(author)
         if debts:
             what = f"keys for positions {list(debts.keys)}" if debts.keys else "the face-up card"

@@ -23,7 +23,6 @@ from p2p66.crypto.messages import HandPayload, Reveal
 from p2p66.crypto.party import DealParty
 from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
-from p2p66.engine.partial import PartialHand
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
@@ -239,19 +238,6 @@ class Peer:
         hand = self.machine.hand
         assert hand is not None and self.party is not None
         party = self.party
-        before = hand.debts(self.seat)
-        after = PartialHand(hand.options, hand.dealer)
-        after.known = list(hand.public.known)
-        after.moves = [*hand.public.moves, code]
-        ledger = hand.crypto.ledger
-        takes = set(before.takes)
-        takes.update(
-            pos
-            for pos in after.positions_held(self.seat)
-            if ledger.positions[pos].holder != self.seat and ledger.positions[pos].card is not None
-        )
-        if code == EXCHANGE:
-            takes.discard(ledger.face_up)  # the exchange itself hands us the face-up card
         shown: list[Reveal] = []
         if code < MARRY_BASE:
             shown = [party.play(party.position_of(code))]
@@ -263,18 +249,13 @@ class Peer:
             ]
         elif code == EXCHANGE:
             shown = [party.exchange(party.position_of(hand.state.exchange_card))]
-        other = 1 - self.seat
-        keys = [
-            pos
-            for pos in after.positions_held(other)
-            if ledger.positions[pos].holder != other
-            and ledger.positions[pos].card is None
-            and self.seat not in ledger.positions[pos].keys
-        ]
+        owed = hand.owed_with_move(self.seat, code, shown)
+        if owed is None:
+            raise LocalProtocolError(f"the table refuses our own {MOVE_NOTATION[code]}")
         return [
-            *self._debt_reveals((), tuple(sorted(takes))),
+            *self._debt_reveals((), owed.takes),
             *shown,
-            *self._debt_reveals(tuple(keys), ()),
+            *self._debt_reveals(owed.keys, ()),
         ]
 
     @property
