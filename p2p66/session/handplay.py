@@ -33,7 +33,12 @@ from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION
 from p2p66.engine.partial import KnowledgeConflict, PartialHand
 from p2p66.engine.state import HandState
-from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
+from p2p66.session.errors import (
+    AuditFinding,
+    CheatingDetected,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
 
 ApplyPayload = Callable[[Sequence[HandPayload]], None]
 """Applies one flight of payloads (all by one author) to the crypto state(s)."""
@@ -368,15 +373,19 @@ class HandTable:
             # Every proof was checked as it arrived (by our party, or by this public
             # state for a verifier); the audit recomputes each deck from its seed.
             report = audit(transcript, verify_proofs=False)
+        except CryptoCheat as exc:
+            raise AuditFinding(
+                f"the audit shows that player {exc.party} cheated: {exc}", exc.party
+            ) from None
         except CryptoError as exc:
-            raise blame(exc, self.authors[-1] if self.authors else 0) from None
+            raise LocalProtocolError(f"the audit could not run: {exc}") from None
         self.deck = report.deck
         state = new_hand(self.options, report.deck, self.dealer)
         for code, author in zip(self.public.moves, self.authors, strict=True):
             try:
                 state = state.apply(code)
             except IllegalMoveError as exc:
-                raise CheatingDetected(
+                raise AuditFinding(
                     f"the revealed deck shows that player {author}'s move was illegal: {exc}",
                     author,
                 ) from None

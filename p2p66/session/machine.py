@@ -42,6 +42,7 @@ from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import (
+    AuditFinding,
     CheatingDetected,
     LocalProtocolError,
     PeerResigned,
@@ -177,10 +178,17 @@ class Machine:
             raise RemoteProtocolError(
                 f"player {author} sent {body.TYPE} where {wanted} was expected", author
             )
-        out = self._dispatch(author, body)
+        try:
+            out = self._dispatch(author, body)
+        except AuditFinding:
+            self._accept(record)  # a sound record: the finding is about earlier ones
+            raise
+        self._accept(record)
+        return out
+
+    def _accept(self, record: Record) -> None:
         self.chain.advance(record)
         self.records.append(record)
-        return out
 
     def _dispatch(self, author: int, body: msg.Message) -> list[ev.Event]:
         if isinstance(body, msg.Resign):

@@ -25,7 +25,12 @@ from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
-from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2p66.session.errors import (
+    AuditFinding,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from p2p66.session.machine import Machine, Stage, software
 from p2p66.session.records import Record, RecordError, make_record
 
@@ -179,6 +184,11 @@ class Peer:
         )
         try:
             events = self.machine.receive(record)
+        except AuditFinding as exc:
+            if exc.culprit == self.seat:
+                raise LocalProtocolError(f"our own {message.TYPE} convicts us: {exc}") from exc
+            self._outbox.append(record)  # accepted: it completes the evidence, send it too
+            raise
         except ProtocolError as exc:
             raise LocalProtocolError(f"our own {message.TYPE} was refused: {exc}") from exc
         self._outbox.append(record)
