@@ -75,10 +75,20 @@ def _describe(r: Reveal) -> str:
 
 
 def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
-    """A mental-poker error as a session error naming the culprit."""
+    """A mental-poker error as a session error naming the culprit.
+
+    A bad card that surfaces with proofs off (``party`` None) is no fault of
+    the record's author, whose keys were right: some earlier deck step was
+    bad, and only the audit of both seeds can say whose (SPEC, section 10).
+    """
     if isinstance(exc, CryptoCheat):
-        culprit = exc.party if exc.party is not None else author
-        return CheatingDetected(f"player {culprit} cheated: {exc}", culprit)
+        if exc.party is None:
+            return CheatingDetected(
+                f"a deck step was bad, but with proofs off only the audit of both hand seeds "
+                f"can say whose: {exc}",
+                None,
+            )
+        return CheatingDetected(f"player {exc.party} cheated: {exc}", exc.party)
     return RemoteProtocolError(f"player {author} sent a malformed card payload: {exc}", author)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from replaykit import load_generator
 
-from p2p66.crypto.config import FACE_DOWN
+from p2p66.crypto.config import FACE_DOWN, HandConfig
 from p2p66.crypto.group import Point, double, hash_to_point
 from p2p66.crypto.handkeys import new_seed
 from p2p66.crypto.messages import ShuffleStep
@@ -28,26 +28,37 @@ from p2p66.engine import PlayerView, RuleOptions, preset
 from p2p66.engine.moves import CLOSE
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_records
-from p2p66.session.errors import AuditFinding, LocalProtocolError, ProtocolError
+from p2p66.session.errors import AuditFinding, CheatingDetected, LocalProtocolError, ProtocolError
 from p2p66.session.peer import Peer
 
 gen = load_generator()
-DeckEdit = Callable[[list[Point], int], list[Point]]
+DeckEdit = Callable[[list[Point], HandConfig], list[Point]]
 Chooser = Callable[[PlayerView], int]
 
 
-def swap(deck: list[Point], talon: int) -> list[Point]:
+def last_talon(config: HandConfig) -> int:
+    """A talon position nobody opens once the talon is closed."""
+    return max(j for j, t in enumerate(config.deal) if t == FACE_DOWN)
+
+
+def swap(deck: list[Point], config: HandConfig) -> list[Point]:
     """A valid shuffle, but not the one the committed seed gives."""
     return [deck[1], deck[0], *deck[2:]]
 
 
-def plant(deck: list[Point], talon: int) -> list[Point]:
+def plant(deck: list[Point], config: HandConfig) -> list[Point]:
     """Twice a card's point, at a talon position nobody opens once the talon is closed."""
+    talon = last_talon(config)
     return [*deck[:talon], Point(double(deck[0])), *deck[talon + 1 :]]
 
 
-def made_up(deck: list[Point], talon: int) -> list[Point]:
-    return [*deck[:talon], hash_to_point(b"\x07" * 64), *deck[talon + 1 :]]
+def made_up_at(position: Callable[[HandConfig], int | None]) -> DeckEdit:
+    def edit(deck: list[Point], config: HandConfig) -> list[Point]:
+        j = position(config)
+        assert j is not None
+        return [*deck[:j], hash_to_point(b"\x07" * 64), *deck[j + 1 :]]
+
+    return edit
 
 
 def deck_cheater(edit: DeckEdit) -> type[Peer]:
@@ -58,8 +69,7 @@ def deck_cheater(edit: DeckEdit) -> type[Peer]:
             honest = super()._make_shuffle()
             if self.config.order[-1] != self.seat:
                 return honest
-            talon = max(j for j, t in enumerate(self.config.deal) if t == FACE_DOWN)
-            return dataclasses.replace(honest, deck=tuple(edit(list(honest.deck), talon)))
+            return dataclasses.replace(honest, deck=tuple(edit(list(honest.deck), self.config)))
 
     class Cheater(gen.RecordingPeer):  # type: ignore[misc, name-defined]
         def begin_hand(self, config: Any) -> None:
@@ -136,7 +146,10 @@ CHEATS: dict[str, tuple[str, Callable[[int], tuple[Any, ...]]]] = {
         lambda s: (deck_cheater(swap), (honest_bot(s), honest_bot(s + 1))),
     ),
     "planted-point": ("planted-point", lambda s: (deck_cheater(plant), (closer, closer))),
-    "made-up-card": ("made-up-card", lambda s: (deck_cheater(made_up), (closer, closer))),
+    "made-up-card": (
+        "made-up-card",
+        lambda s: (deck_cheater(made_up_at(last_talon)), (closer, closer)),
+    ),
 }
 
 
@@ -189,3 +202,18 @@ def test_a_revoke_found_by_the_audit_names_the_cheater_in_either_order() -> None
         if orders == {True, False}:
             return
     pytest.fail(f"only these orders were seen: {orders}")
+
+
+def test_a_bad_card_seen_with_proofs_off_blames_nobody_until_the_audit() -> None:
+    """The face-up card opens to no card: the honest dealer's own deal keys revealed it, but
+    the bad step was the other's shuffle, which only the seeds can show: no culprit yet."""
+    options = preset("sixty-six")
+    for seed in range(2):
+        cheater = seed % 2
+        cls = deck_cheater(made_up_at(lambda config: config.face_up))
+        found = play(options, seed, cheater, cls, (honest_bot(seed), honest_bot(seed + 1)))
+        assert found is not None
+        _, exc = found
+        assert isinstance(exc, CheatingDetected) and not isinstance(exc, AuditFinding)
+        assert exc.culprit is None, exc
+        assert "only the audit" in str(exc)
