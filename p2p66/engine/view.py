@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p66.engine import inputs
 from p2p66.engine.cards import CARDS, Card, cards_of
+from p2p66.engine.errors import EngineInputError
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.scoring import HandResult
@@ -72,6 +74,9 @@ def _deck(options: RuleOptions) -> tuple[Card, ...]:
 
 def view_of(state: HandState, seat: int) -> PlayerView:
     """The view of ``seat``; legal moves are filled in only when it is that seat's turn."""
+    if not isinstance(state, HandState):
+        raise EngineInputError(f"view_of needs a HandState, not {type(state).__name__}")
+    seat = inputs.seat(seat)
     other = 1 - seat
     trump_visible = state.talon_left > 0  # face down once closed, but everyone saw it
     legal = tuple(MOVES[c] for c in state.legal_codes()) if state.to_act == seat else ()
