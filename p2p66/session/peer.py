@@ -80,6 +80,9 @@ class Peer:
         self._replies: list[HandPayload] = []
         self._outbox: list[Record] = []
         self._events: list[ev.Event] = []
+        self._ended_at: int | None = None
+        self.voided: list[Record] = []
+        """Our records voided by a resignation or claim that crossed them (see Machine)."""
 
     # ------------------------------------------------------------ LocalSide
 
@@ -115,6 +118,13 @@ class Peer:
             )
         if record.author != 1 - self.seat:
             raise RemoteProtocolError("a record from an unknown seat", 1 - self.seat)
+        if self._ended_at is not None and record.seq >= self._ended_at:
+            return []  # crossed our resignation or claim: void, it ends the match first
+        crossed = self.machine.end_crossed(record)
+        if crossed is not None:
+            events, self.voided = crossed
+            self._outbox = [r for r in self._outbox if r not in self.voided]
+            return events
         events = self.machine.receive(record)
         return events + self._pump()
 
@@ -168,12 +178,26 @@ class Peer:
         events = self._send(msg.Move(hand.number, MOVE_NOTATION[code], data))
         return events + self._pump()
 
-    def resign(self, reason: str = "resigned") -> list[ev.Event]:
-        """Resign the match (possible whenever it is our turn to send)."""
+    @property
+    def can_end(self) -> bool:
+        """The match is under way (coin flip begun, not over): it can be resigned or claimed."""
         exp = self.machine.expected()
-        if exp is None or exp.author != self.seat or msg.Resign not in exp.kinds:
-            raise LocalProtocolError("you can resign only when it is your turn")
+        return exp is not None and msg.Resign in exp.kinds
+
+    def resign(self, reason: str = "resigned") -> list[ev.Event]:
+        """Resign the match, whoever's turn it is (once it is under way)."""
+        if not self.can_end:
+            raise LocalProtocolError("there is no match under way to resign")
+        self._ended_at = self.machine.chain.next_seq
         return self._send(msg.Resign(reason[:200]))
+
+    def claim_abandoned(self) -> list[ev.Event]:
+        """Claim that the other player, who owes the next record, abandoned the match."""
+        exp = self.machine.expected()
+        if not self.can_end or exp is None or exp.author == self.seat:
+            raise LocalProtocolError("only a player waiting on the other can claim abandonment")
+        self._ended_at = self.machine.chain.next_seq
+        return self._send(msg.Abandoned(exp.author, self._ended_at))
 
     # ------------------------------------------------------------ internals
 
