@@ -41,6 +41,7 @@ class Ending(Enum):
 
     WON = "won"
     RESIGNED = "resigned"
+    ABANDONED = "abandoned"  # a player went silent; the other's signed claim ends the match
     REFUSED = "refused"  # the joiner refused the proposed rules: no match was played
     UNFINISHED = "unfinished"
 
@@ -189,6 +190,8 @@ class Report:
     game_points: tuple[int, int] = (0, 0)
     resigned: int | None = None
     reason: str = ""  # the resignation or refusal reason
+    abandoned: int | None = None  # the seat that went silent (ending ABANDONED)
+    abandoned_at: int | None = None  # the record it owed
     waiting: Waiting | None = None
     problem: Problem | None = None
     unreadable: str = ""  # why the file is not a readable replay
@@ -231,6 +234,11 @@ class Report:
                 "game_points": list(self.game_points),
                 "resigned": self.resigned,
                 "reason": self.reason,
+                **(
+                    {"abandoned": self.abandoned, "abandoned_at": self.abandoned_at}
+                    if self.ending is Ending.ABANDONED
+                    else {}
+                ),
             },
             "waiting_on": None
             if self.waiting is None
@@ -285,6 +293,8 @@ class Report:
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
                 f"{self.name(self.winner)} wins the match"
             )
+        if self.ending is Ending.ABANDONED:
+            return f"valid: {self.abandonment()}"
         won = self.game_points[self.winner] if self.winner is not None else 0
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
         return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
@@ -295,7 +305,17 @@ class Report:
             return "stopped by the bad record"
         if self.ending is Ending.RESIGNED:
             return f"{self.name(self.resigned)} resigned"
+        if self.ending is Ending.ABANDONED:
+            return f"{self.name(self.abandoned)} abandoned the match"
         return "unfinished"
+
+    def abandonment(self) -> str:
+        """The forfeit in words: who went silent owing which record, and who wins."""
+        silent = self.name(self.abandoned)
+        return (
+            f"{silent} abandoned the match at record {self.abandoned_at} (it was {silent}'s "
+            f"turn); {self.name(self.winner)} wins by forfeit"
+        )
 
     def rules_line(self) -> str:
         """The rules in a few words: preset, match target, proofs."""
