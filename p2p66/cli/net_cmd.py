@@ -51,10 +51,10 @@ from p2p66.net import (
     join_known,
     parse_join_code,
 )
-from p2p66.net.channel import SecureChannel
 from p2p66.net.addresses import join_addresses
-from p2p66.net.tcp import NobodyJoined, format_address
+from p2p66.net.channel import SecureChannel
 from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
+from p2p66.net.tcp import NobodyJoined, format_address
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer

@@ -24,7 +24,7 @@ from typing import Final
 
 import ifaddr
 
-PORT_RANGE: Final = range(0, 65536)
+PORT_RANGE: Final = range(65536)
 BIND_ATTEMPTS: Final = 20
 LISTEN_BACKLOG: Final = 128
 WILDCARDS: Final = frozenset({"0.0.0.0", "::"})

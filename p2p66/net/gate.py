@@ -54,9 +54,9 @@ class Gate:
 
     def admit(self, entry: Entry) -> bool:
         """Make room for ``entry`` and add it; False if nothing could be dropped for it."""
-        if self.from_source(entry.source) >= self.per_source:
-            if not self._drop_oldest(lambda e: e.source == entry.source):
-                return False
+        crowded = self.from_source(entry.source) >= self.per_source
+        if crowded and not self._drop_oldest(lambda e: e.source == entry.source):
+            return False
         if len(self._entries) >= self.total and not self._drop_oldest(lambda e: True):
             return False
         entry.order = next(self._counter)

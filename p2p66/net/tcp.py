@@ -18,8 +18,8 @@ import socket
 from collections.abc import Callable
 from typing import Final
 
-from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
 from p2p66.net.addresses import BindError, Bound, bind_one_port, join_addresses
+from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
 from p2p66.net.errors import (
     ConnectFailed,
     ConnectionLost,
@@ -269,11 +269,12 @@ class Listener:
                 self._reject(stream.remote, exc)
             return
         except asyncio.CancelledError:
+            # Pushed out by the gate, or the listener closes: the task ends quietly (a
+            # cancelled connection task would be logged as an error by asyncio's server).
             stream.close()
             if not self._closing:
                 self._reject(stream.remote, ConnectionLost("dropped for a newer connection"))
-                return  # pushed out by the gate: this task ends quietly
-            raise
+            return
         finally:
             self.gate.leave(entry)
             self._handlers.discard(task)
