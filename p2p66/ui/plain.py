@@ -58,6 +58,31 @@ class StdinLines:
         return await self._queue.get()
 
 
+async def read_line(timeout: float | None) -> str | None:
+    """One line of ``sys.stdin`` (``None`` at end of input or after ``timeout`` s).
+
+    A daemon thread reads it, so a player who never answers cannot keep the
+    process from exiting.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str | None] = loop.create_future()
+
+    def deliver(text: str | None) -> None:
+        if not answer.done():
+            answer.set_result(text)
+
+    def read() -> None:
+        line = sys.stdin.readline()
+        with contextlib.suppress(RuntimeError):  # the loop may be gone: nobody waits any more
+            loop.call_soon_threadsafe(deliver, line.rstrip("\r\n") if line else None)
+
+    threading.Thread(target=read, name="p2p66-stdin-line", daemon=True).start()
+    try:
+        return await asyncio.wait_for(answer, timeout)
+    except TimeoutError:
+        return None
+
+
 class PlainUI:
     """Tells ``table``'s events through ``write`` and reads moves from ``lines``."""
 
