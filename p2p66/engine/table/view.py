@@ -56,6 +56,7 @@ class TableView:
     scores: tuple[int, ...]  # each side's marks in the match before this hand
     legal: tuple[int, ...]  # move codes, only when it is this seat's turn
     result: TableResult | None
+    moves: tuple[int, ...]  # every move of the hand so far (all of them are public)
 
     @property
     def my_turn(self) -> bool:
@@ -113,4 +114,5 @@ def table_view(state: BiddingHand, seat: int, scores: tuple[int, ...] = ()) -> T
         scores=scores or (0,) * state.options.sides,
         legal=legal,
         result=state.result,
+        moves=tuple(state.history),
     )
