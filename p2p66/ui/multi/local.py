@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from p2p66.bots.api import PublicMove, Turn, as_action
 from p2p66.bots.registry import make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
-from p2p66.engine import CARDS, IllegalMoveError, NotationError
+from p2p66.engine import CARDS, Card, IllegalMoveError, NotationError
 from p2p66.engine.cards import deck_ids, ids_of
 from p2p66.engine.deal import deal_layout
-from p2p66.engine.moves import MARRY_BASE, MOVE_NOTATION, MOVES, parse_move_code
+from p2p66.engine.moves import DRAW, MARRY_BASE, MOVE_NOTATION, MOVES, parse_move_code
+from p2p66.engine.state import Phase
 from p2p66.engine.table import (
     BiddingHand,
     BiddingOptions,
@@ -37,7 +38,8 @@ from p2p66.engine.table import (
 )
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.engine.view import view_of
-from p2p66.ui.cards_text import TextStyle, card_text, suit_name
+from p2p66.ui.cards_text import TextStyle, card_text, display_order, suit_name
+from p2p66.ui.table import automatic
 
 ME = 0
 NAMES = {3: ("You", "West", "East"), 4: ("You", "West", "North", "East")}
@@ -174,10 +176,23 @@ class LocalMultiTable:
         return [MOVE_NOTATION[c] for c in hand.legal_codes()]
 
     def play_bots(self) -> None:
-        """Bots move until it is your turn or the hand is over."""
-        while self.hand is not None and not self.hand.is_over and self.to_act != ME:
+        """Bots move until it is your turn or the hand is over.
+
+        Your moves that need no asking (going on short of 66 after a marriage,
+        ``ui.table.automatic``) are played for you too.
+        """
+        while self.hand is not None and not self.hand.is_over:
             seat = self.to_act
             hand = self.hand
+            if seat == ME:
+                view = (
+                    three_handed_view(hand, ME).hand if isinstance(hand, ThreeHandedHand) else None
+                )
+                code = automatic(view)
+                if code is None:
+                    return
+                self.apply(ME, code)
+                continue
             if isinstance(hand, BiddingHand):
                 code = self.bidding_bots[seat].choose(table_view(hand, seat, self.match.scores))
             else:
@@ -194,11 +209,48 @@ class LocalMultiTable:
         if self.to_act != ME:
             who = self.names[self.to_act]
             raise IllegalMoveError(text, f"not your turn: it is {who}'s turn")
-        code = parse_table_move(text) if isinstance(hand, BiddingHand) else parse_move_code(text)
-        if isinstance(hand, ThreeHandedHand) and code >= len(MOVES):
-            raise NotationError(f"{text!r}: there is no bidding in three-handed")
+        code = self.resolve(text)
         hand.apply(code, seat=ME)  # raises with the reason
         self.apply(ME, code)
+
+    def default_move(self) -> int | None:
+        """What Enter alone plays: ``draw`` at a two-player draw point (three-handed)."""
+        hand = self.hand
+        if isinstance(hand, ThreeHandedHand) and self.my_turn and hand.state.phase == Phase.DRAW:
+            return DRAW
+        return None
+
+    def shown_hand(self) -> tuple[Card, ...]:
+        """Your hand in the order the board shows and numbers it (1 = first)."""
+        hand = self.hand
+        if isinstance(hand, BiddingHand):
+            cards = tuple(hand.hand_of(ME))
+            return display_order(cards, hand.trump if hand.trump >= 0 else 0)
+        if hand is None or hand.hand_seat(ME) is None:
+            return ()
+        seat = hand.hand_seat(ME)
+        assert seat is not None
+        return display_order(tuple(hand.state.hand_of(seat)), hand.state.trump_suit)
+
+    def resolve(self, text: str) -> int:
+        """The move code ``text`` means now: a number while playing is a card of your hand."""
+        hand = self.hand
+        entry = text.strip()
+        playing = isinstance(hand, ThreeHandedHand) or (
+            isinstance(hand, BiddingHand) and hand.phase != TablePhase.BID
+        )
+        if not entry and self.default_move() is not None:
+            return self.default_move()  # type: ignore[return-value]
+        if playing and entry.isdigit():
+            shown = self.shown_hand()
+            if not 1 <= int(entry) <= len(shown):
+                raise NotationError(
+                    f"{entry}: you hold {len(shown)} cards, numbered 1-{len(shown)}"
+                )
+            return shown[int(entry) - 1].id
+        if isinstance(hand, BiddingHand):
+            return parse_table_move(entry)
+        return parse_move_code(entry)
 
     def apply(self, seat: int, code: int) -> None:
         hand = self.hand

@@ -32,6 +32,11 @@ def cards(cs: tuple[Card, ...] | list[Card], style: TextStyle) -> str:
     return " ".join(card_text(c, style) for c in cs) or "none"
 
 
+def numbered(cs: tuple[Card, ...], style: TextStyle) -> str:
+    """The hand with the numbers that pick a card: ``1:A♠ 2:10♠``."""
+    return " ".join(f"{i}:{card_text(c, style)}" for i, c in enumerate(cs, 1)) or "none"
+
+
 def call_text(names: tuple[str, ...], seat: int, bid: int) -> str:
     return f"{names[seat]} {'pass' if not bid else ('moon' if bid == 5 else bid)}"
 
@@ -93,7 +98,7 @@ def bidding_board(v: TableView, t: LocalMultiTable) -> list[str]:
             + ", ".join(f"{names[m.seat]} {suit_name(m.suit)} {m.points}" for m in v.marriages)
         )
     order = v.trump if v.trump is not None else 0
-    lines.append(f"Your hand: {cards(display_order(v.hand, order), style)}")
+    lines.append(f"Your hand: {numbered(display_order(v.hand, order), style)}")
     return lines
 
 
@@ -123,14 +128,15 @@ def three_board(v: ThreeHandedView, t: LocalMultiTable) -> list[str]:
         f"{face_up}, talon {talon}",
         "Points: "
         + "  ".join(
-            f"{names[s]} {p.points[s]}"
+            f"{names[s]} {p.points[s]} pts"
             + (f" (+{p.held[s]} held)" if p.held[s] else "")
-            + f" {len([x for x in p.tricks if x.winner == s])} tr"
+            + f", {sum(1 for x in p.tricks if x.winner == s)} tricks"
             for s in v.players
         ),
     ]
     lead = card_text(p.lead, style) if p.lead is not None else "-"
-    lines.append(f"Trick: {names[p.to_act] + ' to play to ' if p.lead else ''}{lead}")
+    led_by = f" led by {names[3 - p.to_act - v.dealer]}" if p.lead else ""
+    lines.append(f"Trick: {lead}{led_by}")
     if p.tricks:
         last = p.tricks[-1]
         lines.append(
@@ -143,7 +149,7 @@ def three_board(v: ThreeHandedView, t: LocalMultiTable) -> list[str]:
     if v.hand is None:
         lines.append("You sit out this hand and see only what is played.")
     else:
-        lines.append(f"Your hand: {cards(display_order(v.hand.hand, p.trump_suit), style)}")
+        lines.append(f"Your hand: {numbered(display_order(v.hand.hand, p.trump_suit), style)}")
     return lines
 
 
@@ -157,6 +163,14 @@ def board(t: LocalMultiTable) -> list[str]:
     wrapped = [part for x in t.log[-room:] for part in textwrap.wrap(x, WIDTH) or [""]]
     log = wrapped[-room:] if room > 0 else []
     return [*top, "─" * WIDTH, *log, *prompt][: HEIGHT - 1]
+
+
+def summary(t: LocalMultiTable) -> list[str]:
+    """The few lines ``--plain`` tells on the player's turn: contract, trick, hand."""
+    v = t.view()
+    top = bidding_board(v, t) if isinstance(v, TableView) else three_board(v, t)
+    keep = ("Contract:", "Playing:", "Points:", "Trick:", "Your hand:", "Marks:", "Game points:")
+    return [fit(x) for x in top if x.startswith(keep)]
 
 
 def prompt_line(t: LocalMultiTable) -> str:

@@ -20,7 +20,7 @@ from p2p66.engine.moves import describe
 from p2p66.engine.table import BiddingHand, describe_table_move, parse_table_move
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.ui.multi.local import LocalMultiTable
-from p2p66.ui.multi.render import board, prompt_line
+from p2p66.ui.multi.render import board, prompt_line, summary
 
 LEAVE = frozenset({"q", "quit", "exit"})
 
@@ -32,20 +32,25 @@ def help_lines(table: LocalMultiTable) -> list[str]:
         code = parse_table_move(notation)
         text = describe_table_move(code) if isinstance(table.hand, BiddingHand) else describe(code)
         out.append(f"  {notation:10s} {text}")
-    out.append("Cards may be typed leniently (ah, 10h); bids as bid:2 or 2; q leaves.")
+    out.append(
+        "Cards may be typed leniently (ah, 10h) or by number (1 = the first card shown); "
+        "bids as bid:2 or 2; q leaves."
+    )
     return out
 
 
 def refusal(table: LocalMultiTable, text: str) -> str | None:
     """Why ``text`` cannot be played now (None: it can)."""
     entry = text.strip()
-    if not entry or entry.lower() in LEAVE or entry == "?":
+    if not entry:
+        return None if table.default_move() is not None else "type a move (? lists them)"
+    if entry.lower() in LEAVE or entry == "?":
         return None
     hand = table.hand
     if hand is None or not table.my_turn:
         return "wait for your turn"
     try:
-        code = parse_table_move(entry)
+        code = table.resolve(entry)
     except NotationError as exc:
         return str(exc)
     if TABLE_NOTATION[code] not in table.legal_notation():
@@ -63,6 +68,7 @@ def run_plain(
 ) -> LocalMultiTable:
     """Tell the match as lines; read the player's moves on their turn."""
     told = 0
+    summed = -1  # the log length when the situation was last summed up
 
     def flush() -> None:
         nonlocal told
@@ -78,6 +84,10 @@ def run_plain(
         if table.hand_over:
             table.start_hand()
             continue
+        if summed != len(table.log):
+            for told_line in summary(table):
+                write(told_line)
+            summed = len(table.log)
         write(prompt_line(table))
         line = read_line()
         if line is None or line.strip().lower() in LEAVE:
@@ -87,7 +97,7 @@ def run_plain(
             for h in help_lines(table):
                 write(h)
             continue
-        reason = refusal(table, line) if line.strip() else "type a move (? lists them)"
+        reason = refusal(table, line)
         if reason is not None:
             write(f"Not accepted: {reason}.")
             continue
@@ -140,5 +150,5 @@ def run_terminal(
             table.start_hand()
         elif entry in ("?", "help"):
             notes = help_lines(table)
-        elif entry:
+        elif entry or table.default_move() is not None:
             table.submit(entry)
