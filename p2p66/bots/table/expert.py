@@ -36,7 +36,7 @@ def sure_tricks(hand: int, trump: int) -> int:
             break
     length = trumps.bit_count()
     count = top + max(0, length - top - 2)  # long trumps: the last ones win when others run out
-    if top >= 3 or top == length:  # trumps drawn: side masters run
+    if top >= 6 - length:  # the top trumps draw every trump out: then side masters run
         for suit in range(4):
             if suit == trump:
                 continue

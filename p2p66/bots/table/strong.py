@@ -2,10 +2,11 @@
 
 Each move it deals the cards it cannot see at random within what the play
 so far proves (``worlds.forbidden``), plays every candidate move out in each
-world with the ``expert`` policy for all seats on the full state (fast: the
-engine's integer fast path), and picks the move with the best average final
-mark difference for its side. Calls are chosen the same way: each
-candidate bid is simulated as the contract.
+world with a fast expert-like policy for all seats on the full state
+(``playout.py``, on the engine's integer fast path), and picks the move with the best average final
+mark difference for its side. Calls are chosen the same way (bidding by
+simulation): each candidate call, from pass up to one above what the expert
+would bid, is played out in the same worlds, the later callers passing.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import time
 
 from p2p66.bots.table.api import TableBot
 from p2p66.bots.table.expert import TableExpert
+from p2p66.bots.table.playout import playout
 from p2p66.bots.table.worlds import forbidden, sample_world
-from p2p66.engine.table import BiddingHand, TablePhase, TableView, table_view
+from p2p66.engine.table import BiddingHand, TablePhase, TableView
 
 
 def side_value(world: BiddingHand, side: int) -> float:
@@ -25,15 +27,6 @@ def side_value(world: BiddingHand, side: int) -> float:
     assert r is not None
     others = [m for s, m in enumerate(r.marks) if s != side]
     return r.marks[side] - (max(others) if len(others) > 1 else others[0])
-
-
-def playout(world: BiddingHand, policy: TableExpert) -> None:
-    while not world.is_over:
-        legal = world.legal_codes()
-        if len(legal) == 1:
-            world.apply_code_unchecked(legal[0])
-            continue
-        world.apply_code_unchecked(policy.choose(table_view(world, world.to_act)))
 
 
 class TableStrong(TableBot):
@@ -65,10 +58,10 @@ class TableStrong(TableBot):
             for code in legal:
                 w = base.copy()
                 w.apply_code_unchecked(code)
-                playout(w, self._policy)
+                playout(w)
                 totals[code] += side_value(w, side)
             worlds += 1
-            if worlds >= 400:
+            if worlds >= 2000:
                 break
         expert_pick = self._policy.choose(view)
         return max(legal, key=lambda c: (totals[c], c == expert_pick))

@@ -189,9 +189,33 @@ class BiddingHand:
     def copy(self) -> BiddingHand:
         """An independent copy (cheap: a handful of small lists)."""
         c = BiddingHand.__new__(BiddingHand)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            setattr(c, name, value[:] if type(value) is list else value)
+        c.best_led = self.best_led
+        c.best_trump = self.best_trump
+        c.bidder = self.bidder
+        c.calls = self.calls[:]
+        c.dealer = self.dealer
+        c.deck = self.deck
+        c.forced = self.forced
+        c.hands = self.hands[:]
+        c.high_bid = self.high_bid
+        c.history = self.history[:]
+        c.leader = self.leader
+        c.marriages = self.marriages[:]
+        c.moon = self.moon
+        c.options = self.options
+        c.out_seat = self.out_seat
+        c.phase = self.phase
+        c.played = self.played
+        c.points = self.points[:]
+        c.result = self.result
+        c.shown = self.shown[:]
+        c.to_act = self.to_act
+        c.trick = self.trick[:]
+        c.tricks = self.tricks[:]
+        c.tricks_log = self.tricks_log[:]
+        c.trump = self.trump
+        c.widow = self.widow
+        c.widow_taker = self.widow_taker
         return c
 
     # ------------------------------------------------------------- queries
