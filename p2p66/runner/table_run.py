@@ -61,6 +61,7 @@ class TableRecord:
     scores: tuple[int, ...]  # per side (partnerships) or per seat
     winner: str | None  # the winning bot's letter
     places: tuple[int, ...]  # per bot A, B(, C): 1 = first; ties share
+    forfeit: str | None  # "B: timeout: ..." when a bot broke the rules (it is placed last)
     hands: int
     moves: int
     seconds: float
@@ -95,6 +96,11 @@ def play_one(config: TableRunConfig, game: int) -> TableRecord:
         winner_bot = seats[result.winner_side]  # side 0/1 sits at seats 0/1; players sit alone
         winner = LETTERS[winner_bot]
         bot_score[winner_bot] = max(bot_score) + 1  # the winner is first whatever its score
+    forfeit = None
+    if result.forfeit is not None:
+        culprit = seats[result.forfeit[0]]
+        bot_score[culprit] = min(bot_score) - 1
+        forfeit = f"{LETTERS[culprit]}: {result.forfeit[1]}"
     places = tuple(1 + sum(other > mine for other in bot_score) for mine in bot_score)
     return TableRecord(
         game=game,
@@ -105,6 +111,7 @@ def play_one(config: TableRunConfig, game: int) -> TableRecord:
         scores=result.scores,
         winner=winner,
         places=places,
+        forfeit=forfeit,
         hands=result.hands,
         moves=result.moves,
         seconds=round(result.seconds, 4),

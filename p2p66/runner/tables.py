@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p66.bots.api import as_action
+from p2p66.bots.api import BotFault, as_action
 from p2p66.bots.registry import make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
 from p2p66.engine.cards import deck_ids
@@ -25,6 +25,7 @@ from p2p66.engine.table import (
     ThreeHandedOptions,
     table_view,
 )
+from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.runner.table import HandTable, first_trump
 
 
@@ -38,6 +39,7 @@ class TableGameResult:
     hands: int
     moves: int
     seconds: float  # bot thinking time in total
+    forfeit: tuple[int, str] | None = None  # (seat, what it did) of a bot that broke the rules
 
 
 def decks(seed: int, size: int, count: int) -> list[list[int]]:
@@ -66,20 +68,40 @@ def play_bidding_match(
     deals = decks(seed, 24, max_hands)
     match = TableMatch(options, first_dealer)
     moves, thinking = 0, 0.0
-    while not match.is_over and match.hand_number <= max_hands:
-        hand = match.new_hand(deals[match.hand_number - 1])
-        while not hand.is_over:
-            seat = hand.to_act
-            view = table_view(hand, seat, match.scores)
-            start = time.perf_counter()
-            code = bots[seat].choose(view)
-            thinking += time.perf_counter() - start
-            hand = hand.apply(code, seat=seat)
-            moves += 1
-        assert hand.result is not None
-        match = match.record(hand.result)
+    forfeit: tuple[int, str] | None = None
+    try:
+        while not match.is_over and match.hand_number <= max_hands and forfeit is None:
+            hand = match.new_hand(deals[match.hand_number - 1])
+            while not hand.is_over:
+                seat = hand.to_act
+                view = table_view(hand, seat, match.scores)
+                start = time.perf_counter()
+                try:
+                    code = bots[seat].choose(view)
+                except BotFault as fault:
+                    forfeit = (seat, f"{fault.kind}: {fault.detail}")
+                    break
+                thinking += time.perf_counter() - start
+                if code not in view.legal:
+                    forfeit = (seat, f"illegal: {TABLE_NOTATION[code]} is not legal")
+                    break
+                hand = hand.apply(code, seat=seat)
+                moves += 1
+            if forfeit is not None:
+                break
+            assert hand.result is not None
+            for seat, bot in enumerate(bots):
+                bot.end_hand(table_view(hand, seat, match.scores))
+            match = match.record(hand.result)
+    finally:
+        for bot in bots:
+            bot.close()
+    winner = match.winner
+    if forfeit is not None:
+        loser = options.side_of(forfeit[0])
+        winner = 1 - loser if options.sides == 2 else None
     return TableGameResult(
-        tuple(seats), match.scores, match.winner, len(match.results), moves, thinking
+        tuple(seats), match.scores, winner, len(match.results), moves, thinking, forfeit
     )
 
 
