@@ -215,3 +215,9 @@ def base_preset(options: RuleOptions) -> str | None:
 def preset_label(options: RuleOptions) -> str:
     """A short name for people and file names: the base preset, or "custom"."""
     return base_preset(options) or "custom"
+
+
+# The same checks and command-line coercion for the options of the games for
+# three and four players (engine/table/options.py).
+check_option_value = _check_value
+coerce_option_value = _coerce
