@@ -100,6 +100,7 @@ class ProblemKind(StrEnum):
     WITHHELD_KEY = "withheld-key"
     EXTRA_KEY = "extra-key"
     ILLEGAL_MOVE = "illegal-move"
+    FALSE_CLAIM = "false-claim"  # an abandonment claimed when it was the claimant's own turn
     # the mental-poker codes of SPEC.md section 14 (``p2p66.crypto.errors``)
     CHEATING = "cheating"
     REPLAYED_MESSAGE = "replayed-message"
