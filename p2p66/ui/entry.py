@@ -15,6 +15,7 @@ from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_ord
 from p2p66.ui.explain import why_not
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
+SHEET_WORDS = frozenset({"s", "score", "scores", "sheet"})
 MARRY_WORDS = frozenset({"m", "marry", "marriage"})
 FORCE_DECLARE = frozenset({"declare!", "d!", "66!"})
 
@@ -41,7 +42,12 @@ class Rejected:
     reason: str
 
 
-Entry = Submit | Help | Quit | Rejected
+@dataclass(frozen=True, slots=True)
+class ShowSheet:
+    """The match's score sheet, asked for with ``s`` or ``score`` (any time)."""
+
+
+Entry = Submit | Help | Quit | Rejected | ShowSheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,8 @@ def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent"
     low = raw.lower()
     if low in QUIT_WORDS:
         return Quit()
+    if low in SHEET_WORDS:
+        return ShowSheet()
     if low.startswith("?") or low.endswith("?") or low == "help":
         return _help(view, low.strip("?").strip())
     if view is None or view.phase == Phase.OVER:

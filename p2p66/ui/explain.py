@@ -143,4 +143,4 @@ def help_lines(
         return ["No hand is being played yet."]
     if code is not None:
         return [move_help(view, code, opponent)]
-    return rules_now(view, opponent, style)
+    return [*rules_now(view, opponent, style), "Type s (or score) for the score sheet."]

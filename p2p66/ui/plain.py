@@ -25,10 +25,11 @@ from p2p66.ui.cards_text import (
     display_order,
     suit_name,
 )
-from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, ShowSheet, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
+from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import MatchOver, Table, TableEvent
 
@@ -162,6 +163,10 @@ class PlainUI:
             return False
         if isinstance(entry, Help):
             for text in self._help(entry.code):
+                self.write(text)
+            self._retry()
+        elif isinstance(entry, ShowSheet):
+            for text in sheet_lines(self.screen.sheet, self.screen.voice):
                 self.write(text)
             self._retry()
         elif isinstance(entry, Rejected):
