@@ -170,3 +170,15 @@ def test_ui_entry_going_on_short_of_66_is_automatic() -> None:
     assert automatic(replace(married, phase=Phase.LEAD)) is None
     assert automatic(view_of(play(dealt(), "AS", "9S", "draw", "marry:KH"), 1)) is None
     assert automatic(None) is None
+
+
+def test_ui_drawing_is_automatic_only_when_nothing_else_may_be_done() -> None:
+    """After a won trick the player is asked only if closing (or exchanging) is possible."""
+    from p2p66.engine.moves import MOVES
+
+    won = view_of(play(dealt(), "AS", "9S"), 0)
+    assert won.phase == Phase.DRAW and {m.kind for m in won.legal} == {"draw", "close"}
+    assert automatic(won) is None  # closing is a real choice: asked
+    only_draw = replace(won, legal=(MOVES[DRAW],))
+    assert automatic(only_draw) == DRAW
+    assert automatic(replace(only_draw, my_points=70)) == DRAW
