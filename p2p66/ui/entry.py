@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from p2p66.engine import NotationError, Phase, PlayerView
 from p2p66.engine.moves import DECLARE, DRAW, PASS, describe, parse_move_code
 from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order
-from p2p66.ui.explain import why_not
+from p2p66.ui.explain import ordered_legal, why_not
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
 SHEET_WORDS = frozenset({"s", "score", "scores", "sheet"})
@@ -141,7 +141,9 @@ def suggestions(
     order = display_order(view.hand, view.trump_suit)
     numbers = {card.id: str(i + 1) for i, card in enumerate(order)}
     out = []
-    for move in view.legal:
+    for move in ordered_legal(view):
+        if move.kind == "declare" and view.my_points < 66:
+            continue  # a sure loss: offered nowhere, typed only as "declare!"
         card = move.card
         if move.kind == "play" and card is not None:
             keys = [card.code.lower(), numbers[card.id], f"play:{card.code.lower()}"]

@@ -23,6 +23,7 @@ from p2p66.ui.cards_text import (
     card_text,
     cards_text,
     display_order,
+    speak,
     suit_name,
 )
 from p2p66.ui.entry import Help, Quit, Rejected, ShowSheet, interpret, suggestions
@@ -163,21 +164,21 @@ class PlainUI:
             return False
         if isinstance(entry, Help):
             for text in self._help(entry.code):
-                self.write(text)
+                self.write(speak(text, self.style))
             self._retry()
         elif isinstance(entry, ShowSheet):
             for text in sheet_lines(self.screen.sheet, self.screen.voice):
                 self.write(text)
             self._retry()
         elif isinstance(entry, Rejected):
-            self.write(f"Not accepted: {entry.reason}.")
+            self.write(f"Not accepted: {speak(entry.reason, self.style)}.")
             self._retry()
         else:
             try:
                 await self.table.submit(entry.code)
                 self._sent = self.screen.view
             except IllegalMoveError as exc:
-                self.write(f"Not accepted: {exc.reason}.")
+                self.write(f"Not accepted: {speak(exc.reason, self.style)}.")
                 self._retry()
         return True
 

@@ -31,7 +31,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
-from p2p66.ui.cards_text import TextStyle, shown
+from p2p66.ui.cards_text import TextStyle, shown, speak
 from p2p66.ui.entry import Help, Quit, Rejected, ShowSheet, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
@@ -218,7 +218,7 @@ class TerminalUI:
 
     def _show(self, *lines: str) -> None:
         """Put ``lines`` in the board's panel (none: close it); the board stays in view."""
-        self._panel = lines
+        self._panel = tuple(speak(line, self.style) for line in lines)
         self.session.app.invalidate()
 
     def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
@@ -243,7 +243,7 @@ class TerminalUI:
 
         @kb.add("m", filter=empty)
         def _marry(event: KeyPressEvent) -> None:
-            event.current_buffer.insert_text("marry:")
+            event.current_buffer.insert_text("m ")  # as typed: "m kh", the help's own words
             event.current_buffer.start_completion(select_first=False)
 
         @kb.add("?")
@@ -319,4 +319,5 @@ class _MoveValidator(Validator):
         entry = interpret(self.ui.screen.view, document.text, self.ui.opponent)
         if isinstance(entry, Rejected):
             clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
-            raise ValidationError(cursor_position=len(document.text), message=entry.reason + clear)
+            reason = speak(entry.reason, self.ui.style)
+            raise ValidationError(cursor_position=len(document.text), message=reason + clear)
