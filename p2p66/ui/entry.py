@@ -16,6 +16,7 @@ from p2p66.ui.explain import ordered_legal, why_not
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
 SHEET_WORDS = frozenset({"s", "score", "scores", "sheet"})
+REPEAT_WORDS = frozenset({"r", "repeat", "again", "hand"})
 MARRY_WORDS = frozenset({"m", "marry", "marriage"})
 FORCE_DECLARE = frozenset({"declare!", "d!", "66!"})
 
@@ -47,7 +48,12 @@ class ShowSheet:
     """The match's score sheet, asked for with ``s`` or ``score`` (any time)."""
 
 
-Entry = Submit | Help | Quit | Rejected | ShowSheet
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Tell the position again (``r``, ``repeat``): in ``--plain`` it scrolled by as text."""
+
+
+Entry = Submit | Help | Quit | Rejected | ShowSheet | Repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +73,8 @@ def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent"
         return Quit()
     if low in SHEET_WORDS:
         return ShowSheet()
+    if low in REPEAT_WORDS:
+        return Repeat()
     if low.startswith("?") or low.endswith("?") or low == "help":
         return _help(view, low.strip("?").strip())
     if view is None or view.phase == Phase.OVER:

@@ -32,7 +32,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
 from p2p66.ui.cards_text import TextStyle, shown, speak
-from p2p66.ui.entry import Help, Quit, Rejected, ShowSheet, Submit, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import board_lines, lines_of, status_bar, ui_style, wrap
@@ -139,6 +139,8 @@ class TerminalUI:
                 self._show(*self.help_lines(entry.code))
             elif isinstance(entry, ShowSheet):
                 self._show(*self._sheet_lines())
+            elif isinstance(entry, Repeat):
+                self._show("The board above shows the whole position.")
             elif isinstance(entry, Rejected):
                 self._show(f"Not accepted: {entry.reason}.")
                 default = text
