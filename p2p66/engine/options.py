@@ -115,7 +115,7 @@ def _allowed(hint: Any) -> tuple[Any, ...] | None:
 def _check_value(name: str, hint: Any, value: Any) -> None:
     allowed = _allowed(hint)
     if allowed is not None:
-        if value not in allowed or type(value) is bool:
+        if not any(type(value) is type(a) and value == a for a in allowed):
             shown = ", ".join(repr(a) for a in allowed)
             raise RuleOptionError(f"rule option {name} cannot be {value!r}; allowed: {shown}")
         return
@@ -215,3 +215,9 @@ def base_preset(options: RuleOptions) -> str | None:
 def preset_label(options: RuleOptions) -> str:
     """A short name for people and file names: the base preset, or "custom"."""
     return base_preset(options) or "custom"
+
+
+# The same checks and command-line coercion for the options of the games for
+# three and four players (engine/table/options.py).
+check_option_value = _check_value
+coerce_option_value = _coerce

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
+from p2p66.engine import inputs
 from p2p66.engine.cards import (
     CARD_CODES,
     CARD_POINTS,
@@ -28,7 +29,7 @@ from p2p66.engine.cards import (
     ids_of,
 )
 from p2p66.engine.deal import check_deck, deal_layout
-from p2p66.engine.errors import IllegalMoveError
+from p2p66.engine.errors import EngineInputError, IllegalMoveError
 from p2p66.engine.moves import (
     CLOSE,
     DECLARE,
@@ -401,6 +402,8 @@ class HandState:
     def apply(self, move: Move | str | int, seat: int | None = None) -> HandState:
         """A new state after ``move`` (by ``seat``, if given); IllegalMoveError says why not."""
         code = move.code if type(move) is Move else _code_of(move)
+        if seat is not None:
+            inputs.seat(seat)
         if seat is not None and seat != self.to_act:
             who = "nobody" if self.to_act < 0 else f"seat {self.to_act}"
             raise IllegalMoveError(MOVE_NOTATION[code], f"not your turn: it is {who}'s turn")
@@ -412,6 +415,8 @@ class HandState:
 
     def check_legal(self, code: int) -> None:
         """Raise IllegalMoveError with the reason unless ``code`` is legal now."""
+        if type(code) is not int:
+            code = _code_of(code)
         if self.is_legal(code):
             return
         raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
@@ -647,16 +652,23 @@ def strict_allowed(hand: int, lead: int, trump_suit: int) -> int:
     return hand & SUIT_MASKS[trump_suit] or hand
 
 
-def _code_of(move: Move | str | int) -> int:
+def _code_of(move: object) -> int:
     if isinstance(move, Move):
         return move.code
     if isinstance(move, str):
         return parse_move_code(move)
-    if not 0 <= move < len(MOVES):
-        raise IllegalMoveError(repr(move), "not a move code")
+    if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(MOVES):
+        raise IllegalMoveError(
+            repr(move),
+            f"not a move code: expected a Move, its notation (like 'play:AC') or a code "
+            f"0..{len(MOVES) - 1}",
+        )
     return move
 
 
-def new_hand(options: RuleOptions, deck: Sequence[int], dealer: int) -> HandState:
-    """Start a hand: options, a deck order in the canonical layout, and the dealer's seat."""
-    return HandState.new(options, deck, dealer)
+def new_hand(options: RuleOptions, deck: Sequence[int | str], dealer: int) -> HandState:
+    """Start a hand: options, a deck order in the canonical layout (card ids or card codes
+    like 'AC'), and the dealer's seat; EngineError saying what was expected otherwise."""
+    if not isinstance(options, RuleOptions):
+        raise EngineInputError(f"options must be RuleOptions, not {type(options).__name__}")
+    return HandState.new(options, inputs.deck_ids(deck), inputs.seat(dealer, "dealer"))

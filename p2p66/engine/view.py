@@ -13,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, Final, TypeVar
 
+from p2p66.engine import inputs
 from p2p66.engine.cards import CARDS, NUM_CARD_IDS, Card, cards_in
+from p2p66.engine.errors import EngineInputError
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.scoring import HandResult
@@ -170,6 +172,10 @@ def view_of(state: HandState, seat: int) -> PlayerView:
     immutable pieces (card tuples and sets from tables, interned tricks)
     rather than card by card.
     """
+    if type(state) is not HandState:
+        raise EngineInputError(f"view_of needs a HandState, not {type(state).__name__}")
+    if type(seat) is not int or not 0 <= seat <= 1:
+        seat = inputs.seat(seat)  # raises, saying what was expected
     other = 1 - seat
     talon_left = state.talon_left
     closed = state.closed
