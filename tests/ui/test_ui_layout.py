@@ -127,7 +127,9 @@ def test_the_turn_line_help_and_status_fit_the_terminal(columns: int, rows: int)
             await asyncio.sleep(0.3)
             shots.append(term.rows())
             pipe.send_text("?")
-            await _until(lambda: any("The talon is open" in r for r in term.rows()), "the help panel")
+            await _until(
+                lambda: any("The talon is open" in r for r in term.rows()), "the help panel"
+            )
             await asyncio.sleep(0.2)
             shots.append(term.rows())
             pipe.send_text("\x1b")
