@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
 
 RED_SUITS = frozenset({1, 2})  # diamonds, hearts
+FOUR_COLOURS = ("class:card.green", "class:card.blue", "class:card.red", "class:card.black")
+"""The four-colour deck's classes, by suit: clubs, diamonds, hearts, spades."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,7 @@ class TextStyle:
 
     ascii: bool = False
     color: bool = True
+    four_colour: bool = False  # clubs green, diamonds blue: every suit its own colour
 
 
 DEFAULT_STYLE = TextStyle()
@@ -80,6 +83,8 @@ def card_class(card: Card, style: TextStyle) -> str:
     """The prompt-toolkit style class of a card: red for hearts and diamonds."""
     if not style.color:
         return "class:card"
+    if style.four_colour:
+        return FOUR_COLOURS[card.suit]
     return "class:card.red" if card.suit in RED_SUITS else "class:card.black"
 
 

@@ -100,6 +100,8 @@ def ui_style(color: bool) -> Style:
         rules |= {
             "card.red": "bold ansired",
             "card.black": "bold",
+            "card.green": "bold ansigreen",
+            "card.blue": "bold ansiblue",
             "card.dim": "#888888",
             "index": "ansicyan",
             "turn": "bold ansigreen",
