@@ -36,9 +36,21 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
 from p2p66.engine.cards import Card
+from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import TextStyle, shown, speak
-from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, Submit, interpret, suggestions
+from p2p66.ui.entry import (
+    AskHint,
+    Help,
+    Quit,
+    Rejected,
+    Repeat,
+    ShowSheet,
+    Submit,
+    interpret,
+    suggestions,
+)
 from p2p66.ui.explain import help_lines
+from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
@@ -64,12 +76,15 @@ class TerminalUI:
         input: Input | None = None,
         output: Output | None = None,
         patch: bool = True,
+        hint_bot: TableBot | None = None,
     ) -> None:
         self.table = table
         self.style = style
+        self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._patch = patch
         self._sheet = ui_style(style.color)
+        self._hints: set[asyncio.Task[None]] = set()
         self._panel: tuple[str, ...] = ()  # help or a warning, shown in the board until Enter/Esc
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
@@ -146,6 +161,8 @@ class TerminalUI:
                 self._show(*self.help_lines(entry.code))
             elif isinstance(entry, ShowSheet):
                 self._show(*self._sheet_lines())
+            elif isinstance(entry, AskHint):
+                self._ask_hint()
             elif isinstance(entry, Repeat):
                 self._show("The board above shows the whole position.")
             elif isinstance(entry, Rejected):
@@ -228,6 +245,24 @@ class TerminalUI:
         buffer.text = card.code.lower()
         buffer.validate_and_handle()
 
+    def _ask_hint(self) -> None:
+        """Show what the strong bot would play (worked out off the event loop)."""
+        if self.hint_bot is None:
+            self._show(NO_HINTS)
+            return
+        self._show("Hint: thinking...")
+        self._hints.add(asyncio.get_running_loop().create_task(self._hint(self.hint_bot)))
+
+    async def _hint(self, bot: TableBot) -> None:
+        screen = self.screen
+        try:
+            line = await asyncio.to_thread(hint_line, screen, bot, self.style)
+        except BotMoveError as exc:
+            line = f"No hint: {exc}"
+        if self.screen is screen or self.screen.view is screen.view:
+            self._show(line)  # still the position the hint is about
+        self._hints.discard(asyncio.current_task())
+
     def _sheet_lines(self) -> list[str]:
         return sheet_lines(self.screen.sheet, self.screen.voice)
 
@@ -276,6 +311,10 @@ class TerminalUI:
         @kb.add("escape", eager=True)
         def _close_panel(event: KeyPressEvent) -> None:
             self._show()
+
+        @kb.add("h", filter=empty)
+        def _hint(event: KeyPressEvent) -> None:
+            self._ask_hint()
 
         @kb.add("s", filter=empty)
         def _score_sheet(event: KeyPressEvent) -> None:
