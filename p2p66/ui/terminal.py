@@ -118,6 +118,8 @@ class TerminalUI:
             with self._patched():
                 await self._prompt_loop()
         finally:
+            for hint in self._hints:
+                hint.cancel()
             await self.table.close()
             await _finish(pump)
         return self.screen
