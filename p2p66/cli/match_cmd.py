@@ -75,7 +75,9 @@ def match(
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate")] = 0.05,
     replays: Annotated[
         Path | None,
-        typer.Option(help="Write every game's replay here (JSON; signed .p66 over loopback)"),
+        typer.Option(
+            help="Write every game's signed replay here (game-NNNNNN.p66, for p2p66 verify)"
+        ),
     ] = None,
     transport: Annotated[
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")

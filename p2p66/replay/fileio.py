@@ -75,6 +75,8 @@ def read_preamble(head: bytes) -> int:
         raise ReplayFormatError("not a p2p66 replay: the file does not start with 'P66R'")
     if len(head) < len(PREAMBLE):
         raise ReplayFormatError("not a p2p66 replay: the preamble is cut short")
+    version: int
+    reserved: int
     version, reserved = struct.unpack(">HH", head[4:8])
     if version != FORMAT_VERSION:
         newer = "a newer" if version > FORMAT_VERSION else "an unknown older"

@@ -26,8 +26,10 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[Any] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise NonCanonical(f"a map has the key {twice!r} twice")
+        for key, _ in pairs:
+            if key in seen:
+                raise NonCanonical(f"a map has the key {key!r} twice")
+            seen.add(key)
     for key in out:
         if not isinstance(key, str):
             raise NonCanonical(f"a map key must be text, not {type(key).__name__}")

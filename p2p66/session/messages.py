@@ -235,7 +235,7 @@ def decode(data: bytes, author: int | None = None) -> Message:
                 raise bad(f"{cls.TYPE}.{name} is not plain text: {unsafe}")
         if isinstance(value, int) and not 0 <= value < 2**31:
             raise bad(f"{cls.TYPE}.{name} is out of range")
-        if name == "data":
+        if isinstance(value, dict) and name == "data":
             wrong = ordered_keys(value, DATA_FIELDS[cls.TYPE])
             if wrong is not None:
                 raise bad(f"{cls.TYPE}.data: {wrong}")
