@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from p2p66.bots.registry import BUILTINS
-from p2p66.cli.output import say
+from p2p66.cli.echo import say
 from p2p66.runner.check import CHECK_PRESETS, check_bot
 
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE = 0, 1, 2

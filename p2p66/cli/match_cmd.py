@@ -18,7 +18,7 @@ import typer
 
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
-from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
+from p2p66.cli.echo import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
 from p2p66.runner.game import Mode, TimeControl

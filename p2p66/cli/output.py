@@ -1,55 +1,47 @@
-"""What commands print: escaped for the terminal, and quiet once the reader has gone.
+"""How the command talks to whoever reads it: a person at a terminal, or a pipe.
 
-``p2p66 verify FILE | head -1`` closes the pipe after one line. That is not
-a verdict: the command must still exit with its own code, silently. ``say``
-escapes what it prints (``ui.escape``), and on a closed pipe points standard
-output at the null device, so later lines, and Python's flush at exit, are
-dropped instead of failing; ``reader_gone`` tells a command that waits for
-input that nobody is watching any more.
+Rich's boxes and colours are for a person at a colour terminal. A pipe, a log,
+``NO_COLOR`` or ``TERM=dumb`` get plain ``Error: …`` lines that a script can
+read and that never wrap differently with the terminal's width.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import sys
-from typing import Final
+from collections.abc import Mapping
+from typing import Literal, TextIO
 
-import typer
-
-from p2p66.ui.escape import printable, printable_lines
-
-EXIT_READER_GONE: Final = 141
-"""A run cut short because its output's reader left (128 + SIGPIPE, as shells report it)."""
-
-_gone = {"stdout": False}
+MarkupMode = Literal["rich"] | None
 
 
-def reader_gone() -> bool:
-    """True once standard output was found closed (the reader left)."""
-    return _gone["stdout"]
+def wants_plain(env: Mapping[str, str], streams: tuple[TextIO, ...]) -> bool:
+    """True unless every stream is a terminal and colour is allowed (NO_COLOR, TERM=dumb)."""
+    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return True
+    return not all(_is_tty(stream) for stream in streams)
 
 
-def say(text: str = "", *, err: bool = False, nl: bool = True) -> None:
-    """Print ``text`` (one or more lines), escaped; a closed pipe ends printing, not the command."""
-    if not err and _gone["stdout"]:
-        return
-    safe = printable_lines(text)
+def markup_mode(env: Mapping[str, str] | None = None) -> MarkupMode:
+    """Typer's markup mode for this process: ``None`` (plain click output) when plain."""
+    plain = wants_plain(os.environ if env is None else env, (sys.stdout, sys.stderr))
+    return None if plain else "rich"
+
+
+def _is_tty(stream: TextIO) -> bool:
     try:
-        typer.echo(safe, err=err, nl=nl)
-    except BrokenPipeError:
-        if not err:
-            silence_stdout()
+        return stream.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams are not terminals
+        return False
 
 
-def silence_stdout() -> None:
-    """The reader of standard output has gone: drop whatever is still printed."""
-    _gone["stdout"] = True
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError):
-        pass
+def forgiving_streams() -> None:
+    """Let stdout and stderr replace what their encoding cannot show instead of crashing.
 
-
-__all__ = ["EXIT_READER_GONE", "printable", "reader_gone", "say", "silence_stdout"]
+    With ``PYTHONIOENCODING=ascii`` or a Latin-1 locale a suit symbol or a peer's
+    name must come out as ``?``, not end the match with a UnicodeEncodeError.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
