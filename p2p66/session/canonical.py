@@ -6,8 +6,9 @@ its smallest msgpack form (what msgpack-python's ``packb`` writes), strings
 as str and byte strings as bin, maps with text keys and no key twice, no
 extension types (and, by the schemas, no floats). ``unpack`` accepts exactly
 that and raises ``NonCanonical`` on anything else, so two decoders can never
-read two meanings from one signed record. The order of a map's keys is fixed by its schema, which the
-decoders of each message check (``ordered_keys``).
+read two meanings from one signed record. The order of a map's keys is
+fixed by its schema, which the decoders of each message check
+(``ordered_keys``).
 """
 
 from __future__ import annotations
