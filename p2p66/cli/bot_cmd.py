@@ -14,8 +14,8 @@ from typing import Annotated
 import typer
 
 from p2p66.bots.registry import BUILTINS
-from p2p66.cli.echo import say
-from p2p66.runner.check import CHECK_PRESETS, check_bot
+from p2p66.cli.output import say
+from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE = 0, 1, 2
 
@@ -58,7 +58,11 @@ def check(
     margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.5,
     quiet: Annotated[bool, typer.Option(help="Only print the verdict and the faults")] = False,
 ) -> None:
-    """Play a few hands of each preset against the bot and report every protocol fault."""
+    """Play a few hands of each preset against the bot and report every protocol fault.
+
+    The presets: sixty-six, schnapsen and vu (two-player requests), then
+    north-american and cut-throat (bidding-game requests, "game": "bidding").
+    """
     try:
         argv = shlex.split(command)
     except ValueError as exc:
@@ -74,6 +78,7 @@ def check(
         argv,
         hands_per_preset=hands,
         presets=CHECK_PRESETS,
+        table_presets=TABLE_CHECK_PRESETS,
         movetime=movetime,
         margin=margin,
         say=None if quiet else typer.echo,

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, Protocol
 
-from p2p66.crypto.config import MAX_HAND, MAX_PARTIES
+from p2p66.crypto.argument import argument_size
+from p2p66.crypto.config import MAX_HAND, MAX_PARTIES, MAX_ROUNDS
 from p2p66.crypto.errors import MalformedMessage
 from p2p66.crypto.group import (
     Point,
@@ -31,7 +32,9 @@ from p2p66.engine.cards import NUM_CARD_IDS
 
 MAX_SEQ: Final = 2**32 - 1
 MAX_REVEALS: Final = 2 * NUM_CARD_IDS
-MAX_PROOF_BYTES: Final = shuffle_proof_size(128, NUM_CARD_IDS)
+MAX_PROOF_BYTES: Final = max(
+    shuffle_proof_size(MAX_ROUNDS, NUM_CARD_IDS), argument_size(NUM_CARD_IDS)
+)
 DIGEST_BYTES: Final = 32
 
 RevealKind = Literal["to", "public", "play", "marriage", "exchange", "take"]

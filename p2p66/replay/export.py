@@ -49,6 +49,7 @@ def _termination(report: Report) -> str:
     return {
         Ending.WON: "normal",
         Ending.RESIGNED: "resignation",
+        Ending.ABANDONED: "abandoned",
         Ending.REFUSED: "rules refused",
         Ending.UNFINISHED: "unfinished",
     }[report.ending]

@@ -89,7 +89,7 @@ def read_preamble(head: bytes) -> int:
             f"the preamble's reserved field is {reserved}, where format version "
             f"{FORMAT_VERSION} has 0: damage, or a format this p2p66 cannot read"
         )
-    return version
+    return int(version)
 
 
 class ReplayReader:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, Final
 
+from p2p66.crypto.config import ProofKind, proof_kind
 from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
 from p2p66.engine.options import base_preset
@@ -40,6 +41,7 @@ class Ending(Enum):
 
     WON = "won"
     RESIGNED = "resigned"
+    ABANDONED = "abandoned"  # a player went silent; the other's signed claim ends the match
     REFUSED = "refused"  # the joiner refused the proposed rules: no match was played
     UNFINISHED = "unfinished"
 
@@ -98,6 +100,7 @@ class ProblemKind(StrEnum):
     WITHHELD_KEY = "withheld-key"
     EXTRA_KEY = "extra-key"
     ILLEGAL_MOVE = "illegal-move"
+    FALSE_CLAIM = "false-claim"  # an abandonment claimed when it was the claimant's own turn
     # the mental-poker codes of SPEC.md section 14 (``p2p66.crypto.errors``)
     CHEATING = "cheating"
     REPLAYED_MESSAGE = "replayed-message"
@@ -188,6 +191,8 @@ class Report:
     game_points: tuple[int, int] = (0, 0)
     resigned: int | None = None
     reason: str = ""  # the resignation or refusal reason
+    abandoned: int | None = None  # the seat that went silent (ending ABANDONED)
+    abandoned_at: int | None = None  # the record it owed
     waiting: Waiting | None = None
     problem: Problem | None = None
     unreadable: str = ""  # why the file is not a readable replay
@@ -230,6 +235,11 @@ class Report:
                 "game_points": list(self.game_points),
                 "resigned": self.resigned,
                 "reason": self.reason,
+                **(
+                    {"abandoned": self.abandoned, "abandoned_at": self.abandoned_at}
+                    if self.ending is Ending.ABANDONED
+                    else {}
+                ),
             },
             "waiting_on": None
             if self.waiting is None
@@ -284,6 +294,8 @@ class Report:
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
                 f"{self.name(self.winner)} wins the match"
             )
+        if self.ending is Ending.ABANDONED:
+            return f"valid: {self.abandonment()}"
         won = self.game_points[self.winner] if self.winner is not None else 0
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
         return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
@@ -294,13 +306,25 @@ class Report:
             return "stopped by the bad record"
         if self.ending is Ending.RESIGNED:
             return f"{self.name(self.resigned)} resigned"
+        if self.ending is Ending.ABANDONED:
+            return f"{self.name(self.abandoned)} abandoned the match"
         return "unfinished"
+
+    def abandonment(self) -> str:
+        """The forfeit in words: who went silent owing which record, and who wins."""
+        silent = self.name(self.abandoned)
+        return (
+            f"{silent} abandoned the match at record {self.abandoned_at} (it was {silent}'s "
+            f"turn); {self.name(self.winner)} wins by forfeit"
+        )
 
     def rules_line(self) -> str:
         """The rules in a few words: preset, match target, proofs."""
         if self.options is None:
             return "rules: not yet proposed"
         proofs = f"proofs at soundness {self.soundness}" if self.soundness else "proofs off"
+        if proof_kind(self.soundness) is ProofKind.ARGUMENT:
+            proofs = "proofs on (shuffle argument)"
         rules = base_preset(self.options) or "custom rules"
         return f"rules: {rules}, match to {self.options.match_target}, {proofs}"
 

@@ -71,7 +71,8 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("it owed", "withheld-key"),
     ("key that shows", "withheld-key"),
     ("does not call for", "extra-key"),
-    ("has not drawn or been dealt", "extra-key"),
+    ("falsely claimed", "false-claim"),
+    ("do not call for", "extra-key"),
     ("without being opened", "not-your-card"),
 )
 
@@ -337,6 +338,7 @@ def build_report(
     ending = {
         Stage.OVER: Ending.WON,
         Stage.RESIGNED: Ending.RESIGNED,
+        Stage.ABANDONED: Ending.ABANDONED,
         Stage.REFUSED: Ending.REFUSED,
     }.get(stage, Ending.UNFINISHED)
     winner: int | None = None
@@ -344,6 +346,8 @@ def build_report(
         winner = machine.match.winner
     elif stage == Stage.RESIGNED and machine.resigned is not None:
         winner = 1 - machine.resigned
+    elif stage == Stage.ABANDONED and machine.abandoned is not None:
+        winner = 1 - machine.abandoned
     if problem is not None:
         status = Status.INVALID
     elif machine.over:
@@ -372,6 +376,8 @@ def build_report(
         game_points=machine.match.game_points if machine.match is not None else (0, 0),
         resigned=machine.resigned,
         reason=machine.resign_reason or machine.refusal,
+        abandoned=machine.abandoned,
+        abandoned_at=machine.abandoned_at,
         waiting=waiting,
         problem=problem,
     )

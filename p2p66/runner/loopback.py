@@ -38,8 +38,9 @@ from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
 from p2p66.ui.bots import turn_for
 
-SOUNDNESS = 16
-"""Shuffle-proof bits for bot matches: cheating bots are not the point here, speed is."""
+SOUNDNESS = 256
+"""Bot matches prove their shuffles like people's: the shuffle argument (SPEC.md 9.3, soundness
+value 256) costs milliseconds; the runner may not import the crypto layer for its constant."""
 JOIN_TIMEOUT = 30.0
 
 

@@ -30,6 +30,15 @@ class CheatingDetected(RemoteProtocolError):
     """The peer broke the rules or the cryptography in a way only cheating explains."""
 
 
+class AuditFinding(CheatingDetected):
+    """The end-of-hand audit, run on a sound seed record, convicts someone of an earlier cheat.
+
+    The record that completed the audit is itself correct and stays in the
+    chain (its author's own record included), so the evidence is the same
+    whichever player revealed its seed second.
+    """
+
+
 class LocalProtocolError(ProtocolError):
     """Our own side misused the session (a bug here, not the peer's fault)."""
 

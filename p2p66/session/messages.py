@@ -116,8 +116,20 @@ class Reveal(Message):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Message):
+    """The author leaves the match on purpose (at any time): the other player wins."""
+
     TYPE: ClassVar[str] = "resign"
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned(Message):
+    """The author's claim that ``player`` went silent owing record ``record`` (this one's
+    sequence number) past the time limit and the reconnect grace: it wins by forfeit."""
+
+    TYPE: ClassVar[str] = "abandoned"
+    player: int
+    record: int
 
 
 MESSAGE_TYPES: Final[dict[str, type[Message]]] = {
@@ -134,6 +146,7 @@ MESSAGE_TYPES: Final[dict[str, type[Message]]] = {
         Keys,
         Reveal,
         Resign,
+        Abandoned,
     )
 }
 
@@ -151,6 +164,8 @@ _FIELD_TYPES: Final[dict[str, type]] = {
     "data": dict,
     "move": str,
     "seed": bytes,
+    "player": int,
+    "record": int,
 }
 _FIXED_BYTES: Final = {"public_key": 32, "commitment": 32, "nonce": 32, "seed": 32}
 _MAX_TEXT: Final = 200
@@ -235,7 +250,7 @@ def decode(data: bytes, author: int | None = None) -> Message:
                 raise bad(f"{cls.TYPE}.{name} is not plain text: {unsafe}")
         if isinstance(value, int) and not 0 <= value < 2**31:
             raise bad(f"{cls.TYPE}.{name} is out of range")
-        if isinstance(value, dict) and name == "data":
+        if name == "data" and isinstance(value, dict):
             wrong = ordered_keys(value, DATA_FIELDS[cls.TYPE])
             if wrong is not None:
                 raise bad(f"{cls.TYPE}.data: {wrong}")
