@@ -16,7 +16,7 @@ from typing import Annotated, Final
 
 import typer
 
-from p2p66.cli.echo import reader_gone, say
+from p2p66.cli.output import reader_gone, say
 from p2p66.net.identity import KnownPeers
 from p2p66.replay.compare import compare, same_game
 from p2p66.replay.export import export_json, export_text
