@@ -32,9 +32,11 @@ Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
     H->J [ready]
 
 Either side may answer any step with ``abort {reason, text}`` instead
-(``code-spent``, ``no-code``, ``wrong-code``, ``unknown-peer``, ``key-changed``,
-``bad-signature``, ``malformed``, ``version``); the other side raises the
-matching error. The host spends its code on the first well-formed code hello.
+(``code-spent``, ``no-code``, ``wrong-code``, ``unknown-peer``, ``busy``,
+``key-changed``, ``bad-signature``, ``malformed``, ``version``); the other side
+raises the matching error. The host spends its code on the first code hello
+whose SPAKE2 message is a valid group element (junk spends nothing), and
+waits at most 5 s for the hello and 5 s for the joiner's ``confirm``.
 SPAKE2 is ``SPAKE2_A`` (joiner) / ``SPAKE2_B`` (host) with password
 ``b"word-word-word"``, idA ``b"p2p66-net/v1 joiner"``, idB ``b"p2p66-net/v1 host"``.
 
@@ -69,6 +71,7 @@ from p2p66.net.errors import (
     MalformedFrame,
     MalformedHandshake,
     NetworkError,
+    NotThisMatch,
     PayloadTooLarge,
     PeerAborted,
     PeerClosed,
@@ -127,6 +130,7 @@ __all__ = [
     "MalformedFrame",
     "MalformedHandshake",
     "NetworkError",
+    "NotThisMatch",
     "PayloadTooLarge",
     "PeerAborted",
     "PeerClosed",

@@ -130,6 +130,10 @@ class UnknownPeer(AuthenticationError):
     """A code-less ("known peer") handshake with a peer whose key is not pinned."""
 
 
+class NotThisMatch(AuthenticationError):
+    """Someone other than the opponent of a match in progress tried to take its place."""
+
+
 class IdentityRejected(AuthenticationError):
     """The peer refused our identity key (it pinned a different key for our name)."""
 
