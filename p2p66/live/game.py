@@ -28,7 +28,13 @@ import msgpack
 
 from p2p66.engine import PlayerView, RuleOptions
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import NetworkError, NotThisMatch, PeerClosed, TransportError
+from p2p66.net.errors import (
+    NetworkError,
+    NotThisMatch,
+    PeerClosed,
+    PeerFlooded,
+    TransportError,
+)
 from p2p66.net.identity import PeerIdentity, fingerprint
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
@@ -126,12 +132,36 @@ class LiveGame:
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)
             except ProtocolError as exc:
-                await self._abort(exc)
-                kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
-                raise LiveGameError(kind, str(exc), exc.culprit) from exc
+                raise await self._broken(exc) from exc
+            except PeerFlooded as exc:
+                raise await self._broken(self._flood_evidence(exc)) from exc
             except TransportError as exc:
                 self._close()
                 raise LiveGameError("transport", str(exc), None) from exc
+
+    async def _broken(self, exc: ProtocolError) -> LiveGameError:
+        """Tell the other side why we stop; the error that ends the match, with its culprit."""
+        await self._abort(exc)
+        kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
+        return LiveGameError(kind, str(exc), exc.culprit)
+
+    def _flood_evidence(self, flood: PeerFlooded) -> ProtocolError:
+        """The flooder's violation: the first queued message the protocol did not call for.
+
+        The messages that were waiting when the bound was passed are fed to
+        the session in order (each record is kept in the replay first), so
+        the one that breaks the protocol is named and kept as evidence; if
+        every one of them was owed, the flood itself is the violation.
+        """
+        assert self.channel is not None
+        other = 1 - self.peer.seat
+        waiting = self.channel.unread()
+        try:
+            for data in waiting:
+                self._take(data)
+        except ProtocolError as exc:
+            return exc
+        return RemoteProtocolError(f"player {other}: {flood}", other)
 
     async def _rules(self) -> None:
         m = self.peer.machine
@@ -182,6 +212,10 @@ class LiveGame:
                 f"the replay shows the game waiting on player {who}",
                 who,
             ) from None
+        self._take(data)
+
+    def _take(self, data: bytes) -> None:
+        """One message from the other side: kept in the replay (if a record), then acted on."""
         try:
             record = Record.decode(data)
         except RecordError:

@@ -54,6 +54,10 @@ class BadSignature(RemoteTransportError):
     """The peer's identity signature does not verify: it does not hold the key it claims."""
 
 
+class PeerFlooded(RemoteTransportError):
+    """The peer sent more messages than the protocol ever has in flight (unread by us)."""
+
+
 class PeerAborted(RemoteTransportError):
     """The peer gave up the handshake for a reason of its own (the text says which)."""
 
