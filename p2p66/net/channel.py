@@ -128,8 +128,10 @@ class ChannelConfig:
     heartbeat_interval: float | None = 5.0
     idle_timeout: float | None = 30.0
     send_timeout: float | None = 30.0
-    max_in_flight: int = 8
-    """DATA messages that may wait unread; the session never has more than 4 owed at once."""
+    max_in_flight: int = 32
+    """DATA messages that may wait unread (2 MiB at most). The game never has more than a
+    few in flight (3 in a row from one side in every recorded match); the rest is slack
+    for resynchronisation and for other uses of the channel."""
 
     def __post_init__(self) -> None:
         if self.max_in_flight < 1:
