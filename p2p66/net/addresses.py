@@ -137,17 +137,23 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     raise BindError(f"cannot listen on {where}: {reason}")
 
 
-def _usable(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+def _usable(address: ipaddress.IPv4Address | ipaddress.IPv6Address, link_local: bool) -> bool:
     if address.is_loopback or address.is_unspecified or address.is_multicast:
         return False
-    return not (isinstance(address, ipaddress.IPv6Address) and address.is_link_local)
+    ipv6 = isinstance(address, ipaddress.IPv6Address)
+    return link_local or not (ipv6 and address.is_link_local)
 
 
-def local_addresses(families: Iterable[int] = (4,), include_loopback: bool = False) -> list[str]:
+def local_addresses(
+    families: Iterable[int] = (4,),
+    include_loopback: bool = False,
+    *,
+    include_link_local: bool = False,
+) -> list[str]:
     """This machine's addresses of ``families`` (4, 6) a joiner could reach, IPv4 first.
 
-    Loopback addresses are left out unless ``include_loopback``; link-local
-    IPv6 addresses always are (see the module docstring).
+    Loopback addresses are left out unless ``include_loopback``, link-local
+    IPv6 addresses unless ``include_link_local`` (see the module docstring).
     """
     wanted = set(families)
     found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
@@ -158,7 +164,9 @@ def local_addresses(families: Iterable[int] = (4,), include_loopback: bool = Fal
                 address = ipaddress.ip_address(text.split("%")[0])
                 if address.version not in wanted or address in found:
                     continue
-                if _usable(address) or (include_loopback and address.is_loopback):
+                if _usable(address, include_link_local) or (
+                    include_loopback and address.is_loopback
+                ):
                     found.append(address)
     found.sort(key=lambda a: a.version)
     return [str(a) for a in found]
