@@ -407,15 +407,17 @@ async def _host(
 
 
 def _newcomer(peers: KnownPeers, channel: SecureChannel) -> str:
-    """A note when the peer shares its name with other keys we know (or with us)."""
+    """A note when the peer's name is shared with another key we know, or with us."""
     them = channel.peer
-    others = [k for k in peers.keys_named(them.name) if k != them.public_key]
+    others = [PeerIdentity(them.name, k) for k in peers.keys_named(them.name)]
+    notes = []
+    if known := [short_label(p) for p in others if p.public_key != them.public_key]:
+        notes.append(f"Not {', '.join(known)}, met before, but another player of that name.")
     if channel.local.name == them.name:
-        others.append(channel.local.public_key)
-    if not others:
-        return ""
-    known = ", ".join(short_label(PeerIdentity(them.name, k)) for k in others)
-    return f" Not {known} but another player of that name: shown as {short_label(them)}."
+        notes.append("You use that name too.")
+    if notes:
+        notes.append(f"Shown as {short_label(them)} where the two could be confused.")
+    return "".join(" " + note for note in notes)
 
 
 def _name_hint(me: Identity) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -421,6 +422,26 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert joined.returncode == 7  # left before the end: not a network failure
     assert "rules refused" not in host_err
     assert "the other player left the match (they chose to leave)" in host_err
+
+
+@pytest.mark.timeout(90)
+def test_two_players_of_the_same_name_are_told_apart_by_fingerprint(tmp_path: Path) -> None:
+    joined, host_code, host_err = host_then_join(
+        tmp_path,
+        ["--bot", "random", "--target", "2", "--soundness", "0", "--name", "root",
+         "--wait", "30", "--replay-dir", str(tmp_path / "hr")],
+        ["--bot", "random", "--name", "root", "--replay-dir", str(tmp_path / "jr")],
+    )  # fmt: skip
+    assert joined.returncode == 0 and host_code == 0, joined.stderr + host_err
+    for told in (joined.stderr, host_err):
+        assert "You use that name too. Shown as root (" in told
+        assert re.search(r"match over: root \([0-9a-f]{4}\) wins", told), told
+
+
+@pytest.mark.timeout(90)
+def test_a_joiner_without_a_name_is_told_how_to_choose_one(tmp_path: Path) -> None:
+    joined, _, _ = _human_join(tmp_path, "n\n")
+    assert "p2p66 config set name NAME" in joined.stderr
 
 
 @pytest.mark.timeout(90)

@@ -164,3 +164,28 @@ def test_the_game_itself_sends_away_a_reconnection_by_another_key(tmp_path: Path
     _assert_same_finished_match(host, guest)
     (reason,) = link.notes
     assert "carol" in str(reason) and "refused" in str(reason)
+
+
+@pytest.mark.timeout(30)
+def test_giving_up_on_a_silent_reconnection_says_why_in_words(tmp_path: Path) -> None:
+    from p2p66.live.game import LiveGameError
+    from p2p66.net.errors import ConnectionLost
+
+    async def never() -> SecureChannel:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def main() -> LiveGameError:
+        host = Peer(0, signer_of(ALICE), options=preset("schnapsen"), soundness=0)
+
+        async def unused(view: PlayerView) -> int:
+            raise AssertionError("no move expected")
+
+        game = LiveGame(host, unused, reconnect=never, grace=0.3)
+        with pytest.raises(LiveGameError) as info:
+            await game._resume(ConnectionLost("the link dropped"))
+        return info.value
+
+    error = asyncio.run(main())
+    assert error.kind == "disconnected" and "()" not in str(error)
+    assert "(last: no answer in time)" in str(error)

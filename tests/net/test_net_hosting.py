@@ -287,3 +287,26 @@ def test_idle_and_trickling_crowds_do_not_keep_the_real_joiner_out(
     name, dropped, per_source = asyncio.run(main())
     assert name == "bob"
     assert dropped >= 400 - per_source  # the crowd was pushed out, not the joiner
+
+
+@pytest.mark.timeout(30)
+def test_a_connection_that_never_says_hello_is_dropped_soon(
+    alice: Identity, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.net import handshake
+
+    monkeypatch.setattr(handshake, "HELLO_TIMEOUT", 0.3)
+
+    async def main() -> None:
+        async with await Listener.open(
+            alice, words=WORDS, bind="127.0.0.1", port=0, config=CONFIG
+        ) as lis:
+            reader, writer = await asyncio.open_connection("127.0.0.1", lis.port)
+            try:
+                assert await asyncio.wait_for(reader.read(), 8) == b""  # long before 10 s
+            finally:
+                writer.close()
+            assert "did not send its 'hello'" in str(lis.rejected[-1][1])
+            assert lis.code_armed and len(lis.gate) == 0
+
+    asyncio.run(main())
