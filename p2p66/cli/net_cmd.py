@@ -446,9 +446,10 @@ async def await_joiner(listener: Listener, listen: Listen) -> SecureChannel | No
             _say(f"nobody joined within {listen.accept_timeout:g} s")
             return None
         except TransportError as exc:
-            _say(f"nobody joined: a join attempt failed: {exc}")
-        if listen.once:
-            return None
+            if listen.once:
+                _say(f"nobody joined: {exc}")
+                return None
+            _say(f"A join attempt failed, so the code is spent: {exc}")
         _say("Press Enter for a new join code (end of input or Ctrl-C: stop hosting).")
         if await read_line(max(0.0, deadline - loop.time())) is None:
             _say("no new code asked for: stopping")

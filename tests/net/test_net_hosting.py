@@ -16,7 +16,7 @@ from p2p66.net.addresses import BindError, Bound, bind_one_port, check_port, joi
 from p2p66.net.channel import ChannelConfig
 from p2p66.net.errors import ListenFailed, MalformedHandshake, PeerTimeout, WrongJoinCode
 from p2p66.net.framing import encode_frame
-from p2p66.net.gate import Entry, Gate
+from p2p66.net.gate import Entry, Gate, source_of
 from p2p66.net.handshake import PROTOCOL, SPAKE2_MESSAGE_SIZE, VERSION, encode_message
 from p2p66.net.identity import Identity
 from p2p66.net.tcp import Listener, NobodyJoined, join
@@ -310,3 +310,17 @@ def test_a_connection_that_never_says_hello_is_dropped_soon(
             assert lis.code_armed and len(lis.gate) == 0
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("remote", "source"),
+    [
+        ("192.0.2.7:5000", "192.0.2.7"),
+        ("[2001:db8::1]:5000", "2001:db8::/64"),
+        ("[2001:db8::ffff:1]:6000", "2001:db8::/64"),  # one subscriber's /64 is one source
+        ("[2001:db8:0:1::1]:6000", "2001:db8:0:1::/64"),
+        ("[::ffff:192.0.2.7]:5000", "192.0.2.7"),
+    ],
+)
+def test_sources_are_ipv4_addresses_and_ipv6_networks(remote: str, source: str) -> None:
+    assert source_of(remote) == source
