@@ -114,6 +114,8 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     With ``port`` 0 the first socket chooses the port and the others follow;
     if another program already holds that port in another family, everything
     is closed and tried again with a new port (``BIND_ATTEMPTS`` times).
+    Listening everywhere (``bind`` None) skips a family this machine has
+    switched off (IPv6 disabled), as long as one family listens.
     """
     check_port(port)
     targets = listen_targets(bind)
@@ -121,12 +123,17 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     last: OSError | None = None
     for _ in range(BIND_ATTEMPTS if port == 0 else 1):
         sockets: list[socket.socket] = []
-        chosen = port
         try:
             for family, address in targets:
-                sockets.append(_bound_socket(family, address, chosen))
-                chosen = sockets[0].getsockname()[1]
-            return sockets
+                chosen = sockets[0].getsockname()[1] if sockets else port
+                try:
+                    sockets.append(_bound_socket(family, address, chosen))
+                except OSError as exc:
+                    if bind not in (None, "") or exc.errno not in _FAMILY_OFF:
+                        raise
+                    last = exc
+            if sockets:
+                return sockets
         except OSError as exc:
             last = exc
             for sock in sockets:
@@ -135,6 +142,9 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
                 break
     reason = last.strerror if last is not None and last.strerror else str(last)
     raise BindError(f"cannot listen on {where}: {reason}")
+
+
+_FAMILY_OFF: Final = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT})
 
 
 def _usable(address: ipaddress.IPv4Address | ipaddress.IPv6Address, link_local: bool) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import socket
 
 import pytest
 from hypothesis import given
@@ -324,3 +326,24 @@ def test_a_connection_that_never_says_hello_is_dropped_soon(
 )
 def test_sources_are_ipv4_addresses_and_ipv6_networks(remote: str, source: str) -> None:
     assert source_of(remote) == source
+
+
+def test_listening_everywhere_skips_a_family_that_is_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = addresses._bound_socket
+
+    def no_ipv6(family: socket.AddressFamily, address: str, port: int) -> socket.socket:
+        if family == socket.AF_INET6:
+            raise OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")
+        return real(family, address, port)
+
+    monkeypatch.setattr(addresses, "_bound_socket", no_ipv6)
+    sockets = bind_one_port(None, 0)
+    try:
+        assert [s.family for s in sockets] == [socket.AF_INET]
+    finally:
+        for sock in sockets:
+            sock.close()
+    with pytest.raises(BindError, match="Cannot assign"):
+        bind_one_port("::", 0)  # asked for by name: no silent fallback
