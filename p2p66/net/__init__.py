@@ -11,10 +11,14 @@ and never sees frames, keys or sockets. Modules, bottom up:
   ``FrameConnection`` (frames over a stream).
 - ``joincode``: ``word-word-word@host:port`` codes from a built-in 256-word list.
 - ``identity``: Ed25519 ``Identity`` files (0600) in ``$P2P66_HOME`` or the user
-  config dir, fingerprints, and ``KnownPeers`` pins (trust on first use).
+  config dir, fingerprints, and ``KnownPeers`` pins of keys (trust on first use).
 - ``channel``: ``RecordCipher`` (ChaCha20-Poly1305, per-direction keys and
   counters) and ``SecureChannel`` (send/recv, heartbeats, idle timeout).
 - ``handshake``: the join-code (SPAKE2) and known-peer (X25519) handshakes.
+- ``addresses``: listening on every family at one port, and the addresses
+  (IPv4 and IPv6) a join code may name.
+- ``gate``: limits on unauthenticated connections (per source, in total; the
+  oldest is dropped for a newcomer).
 - ``tcp``: ``Listener`` / ``host``, ``join``, ``join_known``.
 - ``memory``: ``memory_channel_pair`` (two real channels in one process).
 - ``discovery``: ``advertise`` / ``browse`` ``_p2p66._tcp.local.`` with zeroconf.
