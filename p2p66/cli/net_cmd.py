@@ -33,7 +33,7 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
-from p2p66.crypto.config import DEFAULT_SOUNDNESS
+from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
@@ -96,7 +96,7 @@ def _say(text: str) -> None:
 
 def describe_rules(options: RuleOptions, soundness: int) -> str:
     name = base_preset(options)
-    proofs = f"proofs at 2^-{soundness}" if soundness else "proofs off"
+    proofs = describe_proofs(soundness)
     head = f"preset {name}" if name else "custom rules"
     return f"{head}, match to {options.match_target}, {proofs}"
 
@@ -287,10 +287,13 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
         ] = None,
         target: Annotated[int | None, typer.Option("--target", min=1)] = None,
-        soundness: Annotated[
-            int,
-            typer.Option("--soundness", min=0, max=128, help="Shuffle proof bits (0: off)."),
-        ] = DEFAULT_SOUNDNESS,
+        soundness_text: Annotated[
+            str,
+            typer.Option(
+                "--soundness",
+                help="Shuffle proofs: on, off, or 64-128 rounds of the old cut-and-choose.",
+            ),
+        ] = "on",
         move_time: Annotated[
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
@@ -315,6 +318,13 @@ def register(app: typer.Typer) -> None:
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         listen = Listen(port, bind, lan, accept_timeout, move_time, once)
+        try:
+            soundness = parse_soundness(soundness_text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--soundness") from None
+        refusal = network_refusal(soundness)
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint="--soundness")
         raise typer.Exit(_guarded(_host(options, soundness, listen, seat, name)))
 
     @app.command("join", epilog=EXIT_HELP)
@@ -521,15 +531,29 @@ async def _join(
     if name is None and seat.bot is None:
         _name_hint(me)
 
+    peer = Peer(1, signer_of(me), rules_policy=None)
+    return await _play(peer, channel, seat, reconnect, joiner_answer(accept=accept))
+
+
+def joiner_answer(*, accept: bool) -> RulesAnswer:
+    """The joiner's answer to the host's rules: shown, then accepted (asked unless ``accept``).
+
+    Cut-and-choose proofs with too few rounds are refused even with ``--yes``: they can be
+    forged offline, and the opponent of a network match is not to be trusted.
+    """
+
     async def answer(options: RuleOptions, soundness: int) -> str | None:
         _say(f"The host proposes: {describe_rules(options, soundness)}.")
+        refusal = network_refusal(soundness)
+        if refusal is not None:
+            _say(f"Refused: {refusal}.")
+            return refusal
         if accept:
             return None
         ok = await asyncio.to_thread(typer.confirm, "Accept these rules?", default=True)
         return None if ok else "the joiner refused the rules"
 
-    peer = Peer(1, signer_of(me), rules_policy=None)
-    return await _play(peer, channel, seat, reconnect, answer)
+    return answer
 
 
 __all__ = ["Identity", "register"]
