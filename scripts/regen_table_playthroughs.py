@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from regen_playthroughs import write_or_check  # the scripts folder is on sys.path
+
 from p2p66.engine.cards import SUIT_MASKS
 from p2p66.engine.moves import MARRY_BASE, PASS
 from p2p66.engine.table import (
@@ -147,21 +149,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
-    stale = []
-    for feature in FEATURES:
-        text = render(find(feature))
-        path = OUT / f"{feature.name}.txt"
-        if args.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(path.name)
-        else:
-            path.write_text(text)
-            print(f"wrote {path.relative_to(OUT.parent.parent.parent)}")
-    if stale:
-        print("stale playthroughs:", ", ".join(stale))
-        return 1
-    return 0
+    files = ((OUT / f"{f.name}.txt", render(find(f))) for f in FEATURES)
+    return write_or_check(files, check=args.check, root=OUT.parent.parent.parent)
 
 
 if __name__ == "__main__":

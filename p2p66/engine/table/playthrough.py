@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES, cards_of, parse_card_id
 from p2p66.engine.errors import NotationError, RuleOptionError
+from p2p66.engine.playthrough import read_sections
 from p2p66.engine.table.bidding import BiddingHand, TablePhase, new_bidding_hand
 from p2p66.engine.table.moves import TABLE_NOTATION, parse_table_move
 from p2p66.engine.table.options import (
@@ -89,24 +90,8 @@ def render(play: TablePlaythrough) -> str:
 
 def parse(text: str) -> TablePlaythrough:
     """Read the inputs back from a rendered playthrough (NotationError on a bad file)."""
-    fields: dict[str, str] = {}
-    moves: list[int] = []
-    in_moves = False
-    lines = text.splitlines()
-    if not lines or lines[0] != HEADER:
-        raise NotationError(f"not a table playthrough: the first line must be {HEADER!r}")
-    for line in lines[1:]:
-        if line == "moves:":
-            in_moves = True
-        elif in_moves and not line.startswith("result:"):
-            parts = line.split()
-            if len(parts) < 5:
-                raise NotationError(f"malformed move line: {line!r}")
-            moves.append(parse_table_move(parts[4]))
-        else:
-            in_moves = False
-            key, _, value = line.partition(": ")
-            fields[key] = value
+    fields, move_texts = read_sections(text, HEADER, "a table playthrough")
+    moves = [parse_table_move(m) for m in move_texts]
     try:
         options = table_options_from_wire(json.loads(fields["options"]))
         if not isinstance(options, BiddingOptions):
