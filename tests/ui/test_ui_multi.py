@@ -121,3 +121,14 @@ def test_play_command_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert left.exit_code == 7 and "You leave the match." in left.output
     bad = runner.invoke(app, ["--preset", "cut-throat", "--plain", "--vs", "nobody"], input="")
     assert bad.exit_code == 2 and "unknown bot" in bad.output
+
+
+def test_host_and_join_say_where_the_table_games_are_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.cli.app import app
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path))
+    result = CliRunner().invoke(app, ["host", "--preset", "north-american"])
+    assert result.exit_code == 2
+    assert "local table" in result.output and "p2p66 play --preset" in result.output
