@@ -20,13 +20,18 @@ from p2p66.bots.table.playout import playout
 from p2p66.bots.table.worlds import forbidden, sample_world
 from p2p66.engine.table import BiddingHand, TablePhase, TableView
 
+POINT_WEIGHT = 0.1  # marks decide; the points margin breaks ties between equal marks
+
 
 def side_value(world: BiddingHand, side: int) -> float:
-    """Final marks of ``side`` minus the best of the others (what decides a match)."""
+    """Final marks of ``side`` minus the best of the others (what decides a match), with
+    a small share of the points margin so that moves that keep the marks equal still differ."""
     r = world.result
     assert r is not None
-    others = [m for s, m in enumerate(r.marks) if s != side]
-    return r.marks[side] - (max(others) if len(others) > 1 else others[0])
+    others = [s for s in range(len(r.marks)) if s != side]
+    best = max(others, key=lambda s: (r.marks[s], r.side_points[s]))
+    margin = (r.side_points[side] - r.side_points[best]) / 120
+    return r.marks[side] - r.marks[best] + POINT_WEIGHT * margin
 
 
 class TableStrong(TableBot):
