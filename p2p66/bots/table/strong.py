@@ -1,7 +1,8 @@
 """``strong`` for the bidding games: determinised search within a time budget per move.
 
 Each move it deals the cards it cannot see at random within what the play
-so far proves (``worlds.forbidden``), plays every candidate move out in each
+so far proves (``worlds.forbidden``), preferring deals in which every call
+made fits the caller's hand (``call_misfits``), plays every candidate move out in each
 world with a fast expert-like policy for all seats on the full state
 (``playout.py``, on the engine's integer fast path), and picks the move with the best average final
 mark difference for its side. Calls are chosen the same way (bidding by
@@ -15,7 +16,7 @@ import random
 import time
 
 from p2p66.bots.table.api import TableBot
-from p2p66.bots.table.expert import TableExpert
+from p2p66.bots.table.expert import TableExpert, hand_plan
 from p2p66.bots.table.playout import playout
 from p2p66.bots.table.worlds import forbidden, sample_world
 from p2p66.engine.table import BiddingHand, TablePhase, TableView
@@ -32,6 +33,21 @@ def side_value(world: BiddingHand, side: int) -> float:
     best = max(others, key=lambda s: (r.marks[s], r.side_points[s]))
     margin = (r.side_points[side] - r.side_points[best]) / 120
     return r.marks[side] - r.marks[best] + POINT_WEIGHT * margin
+
+
+def call_misfits(view: TableView, original: list[int]) -> int:
+    """How many calls of the others the expert's valuation of their guessed hands contradicts:
+    a bid of N from a hand worth under N - 1, a pass from one worth two more than the bid
+    it passed."""
+    misfits = 0
+    high = 0
+    for seat, bid in view.calls:
+        if seat != view.seat:
+            worth, _suit = hand_plan(original[seat], view.options)
+            if (bid and worth < bid - 1) or (not bid and worth > max(high, 1) + 1):
+                misfits += 1
+        high = max(high, bid)
+    return misfits
 
 
 class TableStrong(TableBot):
@@ -59,7 +75,7 @@ class TableStrong(TableBot):
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
         while worlds < self.min_worlds or time.perf_counter() < deadline:
-            base = sample_world(view, self._rng, bans)
+            base = sample_world(view, self._rng, bans, call_misfits, tries=8)
             for code in legal:
                 w = base.copy()
                 w.apply_code_unchecked(code)
