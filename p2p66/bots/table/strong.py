@@ -55,7 +55,7 @@ class TableStrong(TableBot):
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, budget: float = 0.1, min_worlds: int = 4) -> None:
+    def __init__(self, seed: int = 0, budget: float = 0.1, min_worlds: int = 1) -> None:
         self._rng = random.Random(seed)
         self.budget = budget
         self.min_worlds = min_worlds
@@ -69,12 +69,15 @@ class TableStrong(TableBot):
             # not more than one above what the expert would bid: far-fetched bids waste time
             hint = self._policy.choose(view)
             legal = [c for c in legal if c <= max(hint, legal[0]) + 1]
-        deadline = time.perf_counter() + self.budget
+        start = time.perf_counter()
+        deadline = start + self.budget
         side = view.options.side_of(view.seat)
         bans = forbidden(view)
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
-        while worlds < self.min_worlds or time.perf_counter() < deadline:
+        slowest = 0.0  # the longest world so far: a new one starts only if it fits the budget
+        now = start
+        while worlds < self.min_worlds or now + slowest < deadline:
             base = sample_world(view, self._rng, bans, call_misfits, tries=8)
             for code in legal:
                 w = base.copy()
@@ -82,6 +85,9 @@ class TableStrong(TableBot):
                 playout(w)
                 totals[code] += side_value(w, side)
             worlds += 1
+            done = time.perf_counter()
+            slowest = max(slowest, done - now)
+            now = done
             if worlds >= 2000:
                 break
         expert_pick = self._policy.choose(view)
