@@ -45,6 +45,10 @@ def list_bots() -> None:
         typer.echo(f"{'':<{width}}    (only with --preset vu)")
     else:
         typer.echo("(vu:... bots need the optional 'schnapsen' package)")
+    typer.echo(
+        "north-american, south-bend, cut-throat: random, greedy, expert and strong[:ms=N] "
+        "of their own (three-handed hands are played by the bots above)."
+    )
     typer.echo("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
