@@ -19,6 +19,7 @@ import typer
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
+from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
 from p2p66.engine.table import (
@@ -33,6 +34,7 @@ from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
+from p2p66.ui.escape import printable_lines
 
 EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
 
@@ -165,12 +167,18 @@ def match(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished games are in the results file", err=True)
         raise typer.Exit(130) from None
+    except BrokenPipeError:  # the reader of --out - left: nobody wants the rest
+        silence_stdout()
+        raise typer.Exit(EXIT_READER_GONE) from None
     finally:
         if bar is not None:
             bar.done()
         if handle is not None and handle is not sys.stdout:
             handle.close()
-    print_table(config, outcome, report)
+    try:
+        print_table(config, outcome, report)
+    except BrokenPipeError:  # a closed pipe is not a result: the exit code still says it
+        silence_stdout()
     summary = outcome.summary(config)
     raise typer.Exit(EXIT_FORFEITS if sum(summary.forfeits) else EXIT_OK)
 
@@ -421,4 +429,5 @@ def print_table(config: RunConfig, outcome: RunOutcome, stream: IO[str]) -> None
         )
     if outcome.stopped_early:
         lines.append(f"Stopped early: {outcome.stopped_early}")
-    stream.write("\n".join(lines) + "\n")
+    stream.write(printable_lines("\n".join(lines)) + "\n")
+    stream.flush()
