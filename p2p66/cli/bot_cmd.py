@@ -46,6 +46,10 @@ def list_bots() -> None:
         say(f"{'':<{width}}    (only with --preset vu)")
     else:
         say("(vu:... bots need the optional 'schnapsen' package)")
+    say(
+        "north-american, south-bend, cut-throat: random, greedy, expert and strong[:ms=N] "
+        "of their own (three-handed hands are played by the bots above)."
+    )
     say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 

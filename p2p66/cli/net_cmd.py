@@ -36,6 +36,7 @@ from p2p66.cli.exits import (
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
+from p2p66.engine.table import is_table_preset
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
@@ -253,6 +254,12 @@ def _guarded(main: Coroutine[Any, Any, int]) -> int:
 
 
 def _options(preset_text: str, target: int | None) -> RuleOptions:
+    if is_table_preset(preset_text):
+        raise typer.BadParameter(
+            f"{preset_text} is a game for three or four players: for now it is played at a "
+            f"local table against bots (p2p66 play --preset {preset_text}), not over the network",
+            param_hint="--preset",
+        )
     try:
         options = preset(preset_text)
         return options.with_options(match_target=target) if target is not None else options
