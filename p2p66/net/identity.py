@@ -150,6 +150,12 @@ def load_or_create_identity(
     return identity
 
 
+def load_identity(directory: Path | str | None = None) -> Identity | None:
+    """Our identity if one was made, else None: for commands that only look (no side effect)."""
+    path = home_dir(directory) / IDENTITY_FILE
+    return _load_identity(path) if path.exists() else None
+
+
 def _default_name() -> str:
     try:
         user = getpass.getuser().strip()

@@ -90,3 +90,28 @@ def test_a_crash_whose_log_cannot_be_written_still_says_so(tmp_path: Path) -> No
     out = io.StringIO()
     assert report_crash(ValueError("x"), out=out, home=blocker) == EXIT_INTERNAL
     assert "could not be written" in out.getvalue()
+
+
+def test_peers_list_looks_without_creating_an_identity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(app_module.app, ["peers", "list"])
+    assert result.exit_code == 0
+    assert "no identity yet" in result.output
+    assert not (tmp_path / "home").exists()  # looking made nothing
+    listed = json.loads(CliRunner().invoke(app_module.app, ["peers", "list", "--json"]).output)
+    assert listed == {"you": None, "peers": []}
+
+
+def test_config_as_json_has_the_settings_and_where_they_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path))
+    shown = json.loads(CliRunner().invoke(app_module.app, ["config", "--json"]).output)
+    assert shown["settings"]["preset"] == "sixty-six"
+    assert shown["paths"] == {"config": str(tmp_path / "config.toml"), "home": str(tmp_path)}
