@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from p2p66.net.identity import home_dir
+from p2p66.net.identity import data_dir, home_dir
 from p2p66.ui.config import (
     DESCRIPTIONS,
     Config,
@@ -87,10 +87,17 @@ def _shown(value: object) -> str:
 
 def _show(config: Config, *, as_json: bool = False) -> None:
     if as_json:
-        paths = {"config": str(config_path()), "home": str(home_dir())}
+        paths = {
+            "config": str(config_path()),
+            "home": str(home_dir()),
+            "replays": str(data_dir() / "replays"),
+            "logs": str(data_dir() / "logs"),
+        }
         typer.echo(json.dumps({"settings": asdict(config), "paths": paths}, indent=2))
         return
-    typer.echo(f"# {config_path()}")
+    typer.echo(f"# settings: {config_path()}")
+    typer.echo(f"# keys and known peers: {home_dir()}")
+    typer.echo(f"# replays and logs: {data_dir()}")
     for key, value in asdict(config).items():
         shown = "(not set)" if value is None else _shown(value)
         typer.echo(f"{key:7} = {shown:12} # {DESCRIPTIONS[key]}")

@@ -21,6 +21,7 @@ import getpass
 import hashlib
 import json
 import os
+import shutil
 import stat
 import unicodedata
 from dataclasses import dataclass
@@ -56,6 +57,28 @@ def home_dir(directory: Path | str | None = None) -> Path:
     if env:
         return Path(env)
     return Path(platformdirs.user_config_dir("p2p66"))
+
+
+def data_dir() -> Path:
+    """Where replays and logs go: ``$P2P66_HOME`` if set, else the user data dir.
+
+    Settings and keys stay in the config dir (``home_dir``); what p2p66 writes
+    as it plays is data, which platforms keep apart (XDG_DATA_HOME on Linux).
+    """
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("p2p66"))
+
+
+def replays_dir() -> Path:
+    """The replay folder, moving an older version's ``replays`` from the config dir once."""
+    new = data_dir() / "replays"
+    old = home_dir() / "replays"
+    if old != new and old.is_dir() and not new.exists():
+        new.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(old, new)
+    return new
 
 
 def fingerprint(public_key: bytes) -> str:
