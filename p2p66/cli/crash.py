@@ -12,12 +12,11 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
 from p2p66 import __version__
+from p2p66.cli.exits import EXIT_INTERNAL
 from p2p66.net.identity import data_dir
-
-EXIT_INTERNAL: Final = 70
 
 
 def write_crash_log(exc: BaseException, *, home: Path | None = None) -> Path | None:

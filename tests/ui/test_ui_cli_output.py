@@ -139,3 +139,22 @@ def test_replays_and_logs_live_in_the_data_dir_and_old_replays_move_once(
     assert (path.parent / "earlier.p66").read_bytes() == b"kept"  # moved, not lost
     assert not old.exists()
     assert replay_path("vu").parent == path.parent  # once: nothing more to move
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["host"],
+        ["join"],
+        ["verify"],
+        ["replay", "show"],
+        ["replay", "export"],
+        ["match"],
+        ["bot", "check"],
+    ],
+)
+def test_every_command_that_ends_with_a_verdict_lists_its_exit_codes(command: list[str]) -> None:
+    result = CliRunner().invoke(app_module.app, [*command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "Exit codes: 0 " in result.output
