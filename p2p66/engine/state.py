@@ -563,7 +563,7 @@ def _code_of(move: object) -> int:
     if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(MOVES):
         raise IllegalMoveError(
             repr(move),
-            f"not a move: expected a Move, its notation (like 'play:AC') or a code "
+            f"not a move code: expected a Move, its notation (like 'play:AC') or a code "
             f"0..{len(MOVES) - 1}",
         )
     return move

@@ -59,7 +59,7 @@ def test_a_dealer_that_is_no_seat_is_refused(dealer: Any) -> None:
 @pytest.mark.parametrize("move", [None, 1.0, -1, 10_000, b"play:AC", True])
 def test_apply_of_something_that_is_no_move(move: Any) -> None:
     state = new_hand(SIXTY_SIX, CODES, 0)
-    with pytest.raises(IllegalMoveError, match="not a move: expected a Move"):
+    with pytest.raises(IllegalMoveError, match="not a move code: expected a Move"):
         state.apply(move)
 
 
