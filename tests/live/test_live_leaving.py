@@ -27,7 +27,7 @@ from p2p66.live.game import LiveGame, LiveGameError, cancel_quietly
 from p2p66.live.loopback import seeded_rng, signer_of
 from p2p66.live.table import bot_decider
 from p2p66.net import Identity, Listener, join
-from p2p66.net.channel import ChannelConfig
+from p2p66.net.channel import ChannelConfig, SecureChannel
 from p2p66.replay.fileio import ReplayWriter, read_replay
 from p2p66.replay.report import Ending, Status
 from p2p66.replay.verify import verify_file
@@ -136,3 +136,52 @@ def test_a_silent_opponent_is_claimed_to_have_abandoned_the_match(tmp_path: Path
     assert (report.abandoned, report.winner) == (1, 0)
     assert "bob abandoned the match at record" in report.headline()
     assert "bob wins" not in report.headline() and "alice wins by forfeit" in report.headline()
+
+
+@pytest.mark.timeout(30)
+def test_an_opponent_who_drops_on_its_turn_and_never_returns_abandoned_the_match(
+    tmp_path: Path,
+) -> None:
+    async def main() -> LiveGameError:
+        alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
+        listener = await Listener.open(
+            alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=FAST
+        )
+        options = preset("sixty-six")
+        host = Peer(0, signer_of(alice), options=options, soundness=0, rng=seeded_rng(4, 0))
+        guest = Peer(1, signer_of(bob), rng=seeded_rng(4, 1))
+        writer = ReplayWriter(tmp_path / "host.p66", fsync=False)
+        bot = make_table_bot("random", 1, options)
+
+        async def never_back() -> SecureChannel:
+            raise ConnectionRefusedError("nobody is there")
+
+        host_game = LiveGame(
+            host, bot_decider(host, bot), writer=writer, reconnect=never_back, grace=0.5
+        )
+
+        async def crash(view: PlayerView) -> int:
+            assert guest_game.channel is not None
+            guest_game.channel._conn.stream._writer.transport.abort()  # dies on its turn
+            await asyncio.Event().wait()
+            raise AssertionError("unreachable")
+
+        guest_game = LiveGame(guest, crash)
+        code = listener.join_code("127.0.0.1")
+        guest_task = asyncio.create_task(guest_game.run(await join(code, bob, config=FAST)))
+        try:
+            await host_game.run(await listener.accept(timeout=10))
+        except LiveGameError as exc:
+            return exc
+        finally:
+            await cancel_quietly(guest_task)
+            listener.close()
+            writer.close()
+        raise AssertionError("the host did not notice the drop")
+
+    exc = asyncio.run(main())
+    assert exc.kind == "abandoned" and exc.culprit == 1, exc
+    assert "did not come back" in str(exc) and "abandoned the match at record" in str(exc)
+    report = verify_file(tmp_path / "host.p66").report
+    assert report.status is Status.VALID and report.ending is Ending.ABANDONED
+    assert (report.abandoned, report.winner) == (1, 0)
