@@ -201,6 +201,8 @@ async def _play_bot(
             _say(f"match over: {m.names[event.winner]} wins {won}-{lost}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
+        elif isinstance(event, ev.AuditCalled):
+            _say(f"hand {event.number} stops for an audit: {event.reason}")
         elif isinstance(event, ev.Resigned):
             _say(f"{m.names[event.seat]} resigned: {event.reason}")
         elif isinstance(event, ev.Abandoned):

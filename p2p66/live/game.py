@@ -113,6 +113,10 @@ class LiveGame:
                 self._close()
                 raise LiveGameError("replay", f"{exc}; the match stops here", None) from exc
             except PeerClosed as exc:
+                if await self._ended_before_closing():
+                    self._unsent.clear()
+                    self._close()
+                    return  # they resigned (or claimed) first: the match is over
                 why = exc.reason or "no reason given"
                 raise LiveGameError("closed", f"the other player left the match ({why})") from exc
             except (NetworkError, ConnectionError) as exc:
@@ -139,18 +143,21 @@ class LiveGame:
         try:
             code = await self._decide_unless_ended(view)
         except TransportError:
-            await self._read_what_came()
-            if self.peer.machine.over:
+            if await self._ended_before_closing():
                 return  # they resigned while we thought: the match ended with it
             raise
         self._emit(self.peer.play(code))
 
-    async def _read_what_came(self) -> None:
-        """Apply the records that arrived before the channel ended (a resignation)."""
+    async def _ended_before_closing(self) -> bool:
+        """Apply the records that arrived before the channel ended; True if one of them
+        (a resignation, a claim) ended the match. A bad one is left to the caller's error."""
         assert self.channel is not None
-        with contextlib.suppress(TransportError):
+        try:
             while not self.peer.machine.over:
                 self._take(await self.channel.recv())
+        except (TransportError, ProtocolError, ReplayWriteError):
+            return False
+        return True
 
     async def _decide_unless_ended(self, view: PlayerView) -> int:
         """Our move; but if the channel ends while we think, its failure is raised at once.
@@ -204,7 +211,8 @@ class LiveGame:
     def _drop_voided(self) -> None:
         """Their resignation or claim crossed records of ours: the file ends with it instead."""
         chain = self.peer.machine.records
-        self.peer.voided = []
+        voided, self.peer.voided = self.peer.voided, []
+        self._unsent = [r for r in self._unsent if r not in voided]
         self.records = list(chain)
         if self.writer is not None:
             self.writer.truncate(len(chain) - 1)

@@ -200,6 +200,10 @@ class NetworkTable:
         elif isinstance(event, ev.HandEnded):
             self._tell_moves()
             self._events.put_nowait(HandOver(event.result, event.game_points))
+        elif isinstance(event, ev.AuditCalled):
+            self._events.put_nowait(
+                Notice(f"Hand {event.number} stops for an audit: {event.reason}")
+            )
         elif isinstance(event, ev.Resigned):
             who = "You" if event.seat == self.seat else self._names[event.seat]
             self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))

@@ -165,7 +165,8 @@ class ReplayWriter:
         """Keep only the first ``keep`` records (a resignation voided the later ones)."""
         length = len(PREAMBLE) + sum(len(frame(r)) for r in self.records[:keep])
         try:
-            os.truncate(self.path, length)
+            os.ftruncate(self._fd, length)
+            os.lseek(self._fd, length, os.SEEK_SET)  # a fresh file is not opened O_APPEND
             if self._fsync:
                 os.fsync(self._fd)
         except OSError as exc:

@@ -64,7 +64,7 @@ def test_a_signal_resigns_and_the_other_side_is_told_at_once(
             [*CMD, "join", code, "--yes", "--plain", "--name", "jo", "--replay-dir",
              str(tmp_path / "jr")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "P2P66_HOME": str(tmp_path / "j")},
+            env={**os.environ, "P2P66_HOME": str(tmp_path / "j"), "PYTHONFAULTHANDLER": "1"},
         )  # fmt: skip
         deadline = time.monotonic() + 60
         while _records(tmp_path / "jr") < 11:  # setup and the deal: the human will move (never)
@@ -72,7 +72,11 @@ def test_a_signal_resigns_and_the_other_side_is_told_at_once(
             assert time.monotonic() < deadline, "the deal never completed"
             time.sleep(0.1)
         joiner.send_signal(sig)
-        joiner.wait(timeout=30)  # stdin stays open: the signal alone makes it leave
+        try:  # stdin stays open: the signal alone makes it leave
+            joiner.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # show where it hangs (faulthandler dumps on SIGABRT)
+            joiner.send_signal(signal.SIGABRT)
+            raise AssertionError(f"the joiner did not leave: {joiner.communicate(timeout=5)[1]}")
         _, join_err = joiner.communicate(timeout=5)
         _, host_err = host.communicate(timeout=10)  # told at once, not after 600 s
     finally:
@@ -85,6 +89,8 @@ def test_a_signal_resigns_and_the_other_side_is_told_at_once(
     why = "terminal was closed" if sig == signal.SIGHUP else "stopped (SIGTERM)"
     assert "You leave the match" in join_err and why in join_err
     files = [next((tmp_path / d).glob("*.p66")) for d in ("hr", "jr")]
+    a, b = (read_replay(f).records for f in files)
+    assert [(r.seq, r.author) for r in a] == [(r.seq, r.author) for r in b], host_err
     assert files[0].read_bytes() == files[1].read_bytes()
     last = read_replay(files[0]).records[-1]
     assert last.author == 1 and isinstance(msg.decode(last.body), msg.Resign)
