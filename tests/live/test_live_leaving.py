@@ -76,7 +76,9 @@ def test_a_signal_resigns_and_the_other_side_is_told_at_once(
             joiner.wait(timeout=30)
         except subprocess.TimeoutExpired:  # show where it hangs (faulthandler dumps on SIGABRT)
             joiner.send_signal(signal.SIGABRT)
-            raise AssertionError(f"the joiner did not leave: {joiner.communicate(timeout=5)[1]}")
+            raise AssertionError(
+                f"the joiner did not leave: {joiner.communicate(timeout=5)[1]}"
+            ) from None
         _, join_err = joiner.communicate(timeout=5)
         _, host_err = host.communicate(timeout=10)  # told at once, not after 600 s
     finally:
