@@ -10,6 +10,7 @@ which the runner turns into a forfeit.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import subprocess
@@ -130,7 +131,9 @@ class BotProcess:
             code = proc.wait()
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
-                pipe.close()
+                # closing flushes what a dead bot never read: a broken pipe is no news here
+                with contextlib.suppress(OSError):
+                    pipe.close()
         if self._stderr_file is not None:
             self._stderr_file.close()
         return code
@@ -163,15 +166,9 @@ class ExternalBot(Bot):
 
     def handshake(self) -> dict[str, Any]:
         """Send hello, wait for ready; returns the ready message (name, author)."""
-        if self.hello is not None:
-            return self.hello
-        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            message = self.process.receive(deadline - time.monotonic())
-            if message["type"] == "ready":
-                self.hello = message
-                return message
+        if self.hello is None:
+            self.hello = handshake(self.process, self.startup_timeout)
+        return self.hello
 
     def start_game(self, seat: int, rules: RuleOptions) -> None:
         """Start the process if needed, shake hands, announce the game (off the clock)."""
@@ -206,6 +203,16 @@ class ExternalBot(Bot):
 
     def close(self) -> None:
         self.process.stop()
+
+
+def handshake(process: BotProcess, timeout: float) -> dict[str, Any]:
+    """Send hello and wait up to ``timeout`` seconds for ready (other messages are skipped)."""
+    process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
+    deadline = time.monotonic() + timeout
+    while True:
+        message = process.receive(deadline - time.monotonic())
+        if message["type"] == "ready":
+            return message
 
 
 def parse_action(message: dict[str, Any], request_id: int) -> Action:

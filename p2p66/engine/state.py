@@ -59,6 +59,83 @@ class Phase(IntEnum):
     OVER = 5
 
 
+# The members as module constants: one global lookup instead of two in the hot paths.
+_LEAD: Final = Phase.LEAD
+_FOLLOW: Final = Phase.FOLLOW
+_DRAW: Final = Phase.DRAW
+_MARRIAGE_DECLARE: Final = Phase.MARRIAGE_DECLARE
+_FINAL_DECLARE: Final = Phase.FINAL_DECLARE
+_OVER: Final = Phase.OVER
+
+# Bit of each king whose queen (the next id) is held too: ``hand & hand >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (suit * 6 + KING) for suit in range(4))
+
+
+def _marriage_codes(king_only: bool) -> dict[int, tuple[int, ...]]:
+    """Marriage move codes for every set of kings with their queens, suit by suit."""
+    table: dict[int, tuple[int, ...]] = {}
+    for pairs in range(16):
+        codes: list[int] = []
+        for suit in range(4):
+            if pairs >> suit & 1:
+                king = MARRY_BASE + suit * 6 + KING
+                codes.extend((king,) if king_only else (king, king + 1))
+        table[sum(1 << (suit * 6 + KING) for suit in range(4) if pairs >> suit & 1)] = tuple(codes)
+    return table
+
+
+_MARRY_EITHER: Final = _marriage_codes(king_only=False)
+_MARRY_KING: Final = _marriage_codes(king_only=True)
+
+
+class _Rules:
+    """The options the transitions ask at every move, as plain flags (no string compares).
+
+    One per ``RuleOptions`` object, looked up when a state's options are set.
+    """
+
+    __slots__ = (
+        "allow_close",
+        "automatic",
+        "close_before_first_trick",
+        "credit_immediate",
+        "draw_phase",
+        "exchange_min_talon",
+        "exchange_requires_trick",
+        "last_trick_bonus",
+        "marriage_table",
+        "marriage_when_closed",
+        "marriages_need_trick",
+        "options",
+    )
+
+    def __init__(self, options: RuleOptions) -> None:
+        self.options = options
+        self.allow_close = options.allow_close
+        self.automatic = options.declare == "automatic"
+        self.close_before_first_trick = options.close_before_first_trick
+        self.credit_immediate = options.marriage_credit == "immediate"
+        self.draw_phase = options.close_before_draw and options.allow_close
+        self.exchange_min_talon = options.exchange_min_talon
+        self.exchange_requires_trick = options.exchange_requires_trick
+        self.last_trick_bonus = options.last_trick_bonus
+        self.marriage_table = _MARRY_KING if options.marriage_lead == "king" else _MARRY_EITHER
+        self.marriage_when_closed = options.marriage_when_closed
+        self.marriages_need_trick = options.marriage_needs_trick == "forbidden"
+
+
+_RULES: dict[int, _Rules] = {}  # by id(options); each entry keeps its options alive
+
+
+def _rules_of(options: RuleOptions) -> _Rules:
+    rules = _RULES.get(id(options))
+    if rules is None or rules.options is not options:
+        if len(_RULES) >= 256:  # options made per game (from the wire) must not pile up
+            _RULES.clear()
+        rules = _RULES[id(options)] = _Rules(options)
+    return rules
+
+
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
     """A finished trick: who led, the two cards, who won it."""
@@ -82,6 +159,8 @@ class HandState:
     """One hand in progress. Treat as immutable unless you called ``copy()`` yourself."""
 
     __slots__ = (
+        "_options",
+        "_rules",
         "close_snapshot",
         "closed",
         "closer",
@@ -95,7 +174,6 @@ class HandState:
         "lead_marriage",
         "leader",
         "marriages",
-        "options",
         "phase",
         "played",
         "result",
@@ -113,7 +191,8 @@ class HandState:
         "won",
     )
 
-    options: RuleOptions
+    _options: RuleOptions
+    _rules: _Rules
     deck: tuple[int, ...]
     dealer: int
     hands: list[int]
@@ -153,7 +232,7 @@ class HandState:
         deck_t = tuple(deck)
         check_deck(options, deck_t)
         lay = deal_layout(options)
-        s = cls.__new__(cls)
+        s = HandState()
         s.options = options
         s.deck = deck_t
         s.dealer = dealer
@@ -193,8 +272,9 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy (cheap: a handful of small lists)."""
-        c = HandState.__new__(HandState)
-        c.options = self.options
+        c = HandState()
+        c._options = self._options
+        c._rules = self._rules
         c.deck = self.deck
         c.dealer = self.dealer
         c.hands = self.hands[:]
@@ -228,6 +308,16 @@ class HandState:
     # ------------------------------------------------------------- queries
 
     @property
+    def options(self) -> RuleOptions:
+        """The rules of this hand (setting them also sets the flags the moves ask)."""
+        return self._options
+
+    @options.setter
+    def options(self, options: RuleOptions) -> None:
+        self._options = options
+        self._rules = _rules_of(options)
+
+    @property
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
 
@@ -248,63 +338,62 @@ class HandState:
     def legal_codes(self) -> list[int]:
         """Legal move codes for the player to act, in a stable order."""
         phase = self.phase
-        seat = self.to_act
-        hand = self.hands[seat]
-        if phase == Phase.FOLLOW:
-            allowed = hand if self.talon_open else self._strict_allowed(hand)
-            return ids_of(allowed)
-        if phase == Phase.LEAD:
-            return self._lead_codes(seat, hand)
-        if phase == Phase.DRAW:
+        if phase == _FOLLOW:
+            hand = self.hands[self.to_act]
+            if self.closed or self.talon_left <= 0:
+                hand = strict_allowed(hand, self.lead_card, self.trump_suit)
+            return ids_of(hand)
+        if phase == _LEAD:
+            return self._lead_codes(self.to_act)
+        if phase == _DRAW:
             return [DRAW, CLOSE]
-        if phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+        if phase in (_MARRIAGE_DECLARE, _FINAL_DECLARE):
             return [DECLARE, PASS]
         return []
 
     def legal_moves(self) -> list[Move]:
         return [MOVES[c] for c in self.legal_codes()]
 
-    def _strict_allowed(self, hand: int) -> int:
-        return strict_allowed(hand, self.lead_card, self.trump_suit)
+    def is_legal(self, code: int) -> bool:
+        """Whether move ``code`` is legal now: ``code in legal_codes()``, without the list.
 
-    def _marriages_allowed(self, seat: int) -> bool:
-        opts = self.options
-        if not (self.talon_open or opts.marriage_when_closed):
-            return False
-        return opts.marriage_needs_trick != "forbidden" or self.tricks[seat] > 0
+        Card plays, the moves that matter for speed, are judged on their own
+        bit; the rarer moves ask the full list.
+        """
+        phase = self.phase
+        if 0 <= code < MARRY_BASE and phase <= _FOLLOW:  # leading or following
+            hand = self.hands[self.to_act]
+            if phase == _FOLLOW and (self.closed or self.talon_left <= 0):
+                hand = strict_allowed(hand, self.lead_card, self.trump_suit)
+            return bool(hand >> code & 1)
+        return code in self.legal_codes()
 
-    def _exchange_allowed(self, seat: int, hand: int) -> bool:
-        opts = self.options
-        return (
-            self.talon_open
-            and self.talon_left >= opts.exchange_min_talon
-            and bool(hand >> self.exchange_card & 1)
-            and (not opts.exchange_requires_trick or self.tricks[seat] > 0)
-        )
-
-    def _close_allowed(self) -> bool:
-        opts = self.options
-        return (
-            opts.allow_close
-            and self.talon_open
-            and (self.tricks_played > 0 or opts.close_before_first_trick)
-        )
-
-    def _lead_codes(self, seat: int, hand: int) -> list[int]:
+    def _lead_codes(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
         codes = ids_of(hand)
-        if self._marriages_allowed(seat):
-            king_only = self.options.marriage_lead == "king"
-            for suit in range(4):
-                k = suit * 6 + KING
-                if hand >> k & 3 == 3:  # king and queen are adjacent ids
-                    codes.append(MARRY_BASE + k)
-                    if not king_only:
-                        codes.append(MARRY_BASE + k + 1)
-        if self._exchange_allowed(seat, hand):
+        rules = self._rules
+        talon_open = not self.closed and self.talon_left > 0
+        won_trick = self.tricks[seat] > 0
+        if (talon_open or rules.marriage_when_closed) and (
+            won_trick or not rules.marriages_need_trick
+        ):
+            pairs = hand & hand >> 1 & _KINGS
+            if pairs:
+                codes.extend(rules.marriage_table[pairs])
+        if (
+            talon_open
+            and self.talon_left >= rules.exchange_min_talon
+            and hand >> (self.trump_suit * 6 + self.exchange_card_rank) & 1
+            and (won_trick or not rules.exchange_requires_trick)
+        ):
             codes.append(EXCHANGE)
-        if self._close_allowed():
+        if (
+            rules.allow_close
+            and talon_open
+            and (self.tricks_played > 0 or rules.close_before_first_trick)
+        ):
             codes.append(CLOSE)
-        if self.options.declare == "manual" and self.tricks_played > 0:
+        if self.tricks_played > 0 and not rules.automatic:
             codes.append(DECLARE)
         return codes
 
@@ -312,21 +401,23 @@ class HandState:
 
     def apply(self, move: Move | str | int, seat: int | None = None) -> HandState:
         """A new state after ``move`` (by ``seat``, if given); IllegalMoveError says why not."""
-        code = _code_of(move)
+        code = move.code if type(move) is Move else _code_of(move)
         if seat is not None:
             inputs.seat(seat)
         if seat is not None and seat != self.to_act:
             who = "nobody" if self.to_act < 0 else f"seat {self.to_act}"
             raise IllegalMoveError(MOVE_NOTATION[code], f"not your turn: it is {who}'s turn")
-        self.check_legal(code)
+        if not self.is_legal(code):
+            raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
         nxt = self.copy()
         nxt.apply_code_unchecked(code)
         return nxt
 
     def check_legal(self, code: int) -> None:
         """Raise IllegalMoveError with the reason unless ``code`` is legal now."""
-        code = _code_of(code)
-        if code in self.legal_codes():
+        if type(code) is not int:
+            code = _code_of(code)
+        if self.is_legal(code):
             return
         raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
 
@@ -335,7 +426,7 @@ class HandState:
         self.history.append(code)
         phase = self.phase
         seat = self.to_act
-        if phase == Phase.FOLLOW:
+        if phase == _FOLLOW:
             self._follow(seat, code)
         elif code < MARRY_BASE:
             self._lead(seat, code)
@@ -351,15 +442,15 @@ class HandState:
             self.closed = True
             self.closer = seat
             self.close_snapshot = (self.tricks[other], self.score[other], self.tricks_played == 0)
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
         elif code == DECLARE:
             self._finish(Outcome.DECLARED, seat)
         elif code == DRAW:
             self._draw(seat)
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
         elif code == PASS:
-            if phase == Phase.MARRIAGE_DECLARE:
-                self.phase = Phase.FOLLOW
+            if phase == _MARRIAGE_DECLARE:
+                self.phase = _FOLLOW
                 self.to_act = 1 - seat
             else:
                 self._finish(Outcome.RAN_OUT, seat)
@@ -371,7 +462,7 @@ class HandState:
         self.played |= bit
         self.lead_card = card
         self.lead_marriage = False
-        self.phase = Phase.FOLLOW
+        self.phase = _FOLLOW
         self.to_act = 1 - seat
 
     def _marry(self, seat: int, card: int) -> None:
@@ -380,33 +471,37 @@ class HandState:
         self.marriages.append(Marriage(seat, suit, points))
         partner = card ^ 1 if card % 6 in (KING, QUEEN) else card
         self.shown[seat] |= 1 << partner
-        credited_now = self.options.marriage_credit == "immediate" and self.tricks[seat] > 0
+        rules = self._rules
+        credited_now = rules.credit_immediate and self.tricks[seat] > 0
         if credited_now:
             self.score[seat] += points
         else:
             self.held[seat] += points
         self._lead(seat, card)
         self.lead_marriage = True
-        if self.options.declare == "manual":
-            self.phase = Phase.MARRIAGE_DECLARE
+        if not rules.automatic:
+            self.phase = _MARRIAGE_DECLARE
             self.to_act = seat
         elif credited_now and self.score[seat] >= 66:
             self._finish(Outcome.DECLARED, seat)
 
     def _follow(self, seat: int, card: int) -> None:
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] ^= bit
         self.shown[seat] &= ~bit
-        self.played |= bit
         lead = self.lead_card
+        self.played |= bit
         leader = 1 - seat
         if card // 6 == lead // 6:
             winner = seat if card < lead else leader
         else:
             winner = seat if card // 6 == self.trump_suit else leader
-        self.score[winner] += CARD_POINTS[card] + CARD_POINTS[lead]
-        if self.held[winner]:
-            self.score[winner] += self.held[winner]
+        score = self.score
+        score[winner] += CARD_POINTS[card] + CARD_POINTS[lead]
+        held = self.held[winner]
+        if held:
+            score[winner] += held
             self.held[winner] = 0
         self.won[winner] |= bit | (1 << lead)
         self.tricks[winner] += 1
@@ -416,32 +511,34 @@ class HandState:
         self.lead_marriage = False
         self.leader = winner
         self.to_act = winner
-        automatic = self.options.declare == "automatic"
-        if not self.hands[seat]:  # that was the last trick
+        rules = self._rules
+        automatic = rules.automatic
+        if not hands[seat]:  # that was the last trick
             if not self.closed:
-                self.score[winner] += self.options.last_trick_bonus
-            if automatic and self.score[winner] >= 66:
+                score[winner] += rules.last_trick_bonus
+            if automatic and score[winner] >= 66:
                 self._finish(Outcome.DECLARED, winner)
             elif not self.closed:
                 self._finish(Outcome.EXHAUSTED, winner)
             elif automatic:
                 self._finish(Outcome.RAN_OUT, winner)
             else:
-                self.phase = Phase.FINAL_DECLARE
+                self.phase = _FINAL_DECLARE
             return
-        if automatic and self.score[winner] >= 66:
+        if automatic and score[winner] >= 66:
             self._finish(Outcome.DECLARED, winner)
-        elif self.talon_open:
-            if self.options.close_before_draw and self.options.allow_close:
-                self.phase = Phase.DRAW
+        elif not self.closed and self.talon_left > 0:
+            if rules.draw_phase:
+                self.phase = _DRAW
             else:
                 self._draw(winner)
-                self.phase = Phase.LEAD
+                self.phase = _LEAD
         else:
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
 
     def _draw(self, winner: int) -> None:
         """Winner takes the top card, loser the next; the face-up trump comes last."""
+        hands = self.hands
         for taker in (winner, 1 - winner):
             if self.talon_left == 1:
                 card = self.trump_card
@@ -449,7 +546,7 @@ class HandState:
             else:
                 card = self.stock[self.stock_pos]
                 self.stock_pos += 1
-            self.hands[taker] |= 1 << card
+            hands[taker] |= 1 << card
             self.talon_left -= 1
 
     def _finish(self, outcome: Outcome, seat: int) -> None:

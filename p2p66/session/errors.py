@@ -11,11 +11,15 @@ from __future__ import annotations
 
 
 class ProtocolError(Exception):
-    """Base class: the game cannot go on. ``culprit`` is the seat to blame, if known."""
+    """Base class: the game cannot go on. ``culprit`` is the seat to blame, if known;
+    ``kind`` a stable problem kind when the error knows it (a mental-poker code)."""
 
-    def __init__(self, message: str, culprit: int | None = None) -> None:
+    def __init__(
+        self, message: str, culprit: int | None = None, *, kind: str | None = None
+    ) -> None:
         super().__init__(message)
         self.culprit = culprit
+        self.kind = kind
 
 
 class RemoteProtocolError(ProtocolError):

@@ -89,9 +89,12 @@ def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
                 f"a deck step was bad, but with proofs off only the audit of both hand seeds "
                 f"can say whose: {exc}",
                 None,
+                kind=exc.code,
             )
-        return CheatingDetected(f"player {exc.party} cheated: {exc}", exc.party)
-    return RemoteProtocolError(f"player {author} sent a malformed card payload: {exc}", author)
+        return CheatingDetected(f"player {exc.party} cheated: {exc}", exc.party, kind=exc.code)
+    return RemoteProtocolError(
+        f"player {author} sent a malformed card payload: {exc}", author, kind="malformed"
+    )
 
 
 class HandTable:
@@ -433,7 +436,9 @@ class HandTable:
         except CryptoCheat as exc:
             if exc.party is not None:
                 raise AuditFinding(
-                    f"the audit shows that player {exc.party} cheated: {exc}", exc.party
+                    f"the audit shows that player {exc.party} cheated: {exc}",
+                    exc.party,
+                    kind=exc.code,
                 ) from None
         except CryptoError:
             pass
@@ -443,6 +448,7 @@ class HandTable:
             f"player {self.aborted_by} stopped the hand for an audit, but the audit of both "
             "seeds finds every deck step sound",
             self.aborted_by,
+            kind="false-abort",
         )
 
     def _audit(self) -> None:
@@ -453,7 +459,7 @@ class HandTable:
             report = audit(transcript, verify_proofs=False)
         except CryptoCheat as exc:
             raise AuditFinding(
-                f"the audit shows that player {exc.party} cheated: {exc}", exc.party
+                f"the audit shows that player {exc.party} cheated: {exc}", exc.party, kind=exc.code
             ) from None
         except CryptoError as exc:
             raise LocalProtocolError(f"the audit could not run: {exc}") from None

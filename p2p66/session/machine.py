@@ -38,7 +38,7 @@ import msgpack
 
 from p2p66 import __version__
 from p2p66.crypto.coinflip import coin_commitment, coin_result
-from p2p66.crypto.config import HandConfig
+from p2p66.crypto.config import ARGUMENT, MAX_ROUNDS, HandConfig, is_soundness
 from p2p66.crypto.errors import CheatingDetected as CryptoCheat
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_payload
@@ -59,7 +59,7 @@ from p2p66.session.errors import (
 from p2p66.session.handplay import HandTable, blame
 from p2p66.session.records import Chain, Record, RecordError
 
-MAX_SOUNDNESS = 128
+MAX_SOUNDNESS = MAX_ROUNDS
 
 
 class Stage(Enum):
@@ -306,9 +306,16 @@ class Machine:
             options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
             raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
-        if body.soundness > MAX_SOUNDNESS:
+        if tuple(body.options) != tuple(options.to_dict()):
             raise RemoteProtocolError(
-                f"player 0 proposed proof soundness {body.soundness} (at most {MAX_SOUNDNESS})",
+                "malformed message: player 0 proposed the rule options out of order "
+                "(the order is RULES.md's, as SPEC.md section 18 lists them)",
+                0,
+            )
+        if not is_soundness(body.soundness):
+            raise RemoteProtocolError(
+                f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
+                f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
                 0,
             )
         self.options = options

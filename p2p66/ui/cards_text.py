@@ -6,12 +6,15 @@ letter, so a monochrome terminal, ``NO_COLOR`` or a screen reader loses nothing.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
 from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
 
 RED_SUITS = frozenset({1, 2})  # diamonds, hearts
+FOUR_COLOURS = ("class:card.green", "class:card.blue", "class:card.red", "class:card.black")
+"""The four-colour deck's classes, by suit: clubs, diamonds, hearts, spades."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +23,7 @@ class TextStyle:
 
     ascii: bool = False
     color: bool = True
+    four_colour: bool = False  # clubs green, diamonds blue: every suit its own colour
 
 
 DEFAULT_STYLE = TextStyle()
@@ -79,6 +83,8 @@ def card_class(card: Card, style: TextStyle) -> str:
     """The prompt-toolkit style class of a card: red for hearts and diamonds."""
     if not style.color:
         return "class:card"
+    if style.four_colour:
+        return FOUR_COLOURS[card.suit]
     return "class:card.red" if card.suit in RED_SUITS else "class:card.black"
 
 
@@ -98,3 +104,18 @@ def display_order(hand: tuple[Card, ...], trump_suit: int) -> tuple[Card, ...]:
     order.append(trump_suit)
     rank_of_suit = {s: i for i, s in enumerate(order)}
     return tuple(sorted(hand, key=lambda c: (rank_of_suit[c.suit], c.rank)))
+
+
+_CARD_CODE = re.compile(r"(?<![\w'\":])([AKQJT9])([CDHS])(?![\w'\"])")
+"""A card code standing alone in a sentence: not inside a quoted example or ``marry:QH``."""
+
+
+def speak(text: str, style: TextStyle) -> str:
+    """``text`` with the engine's card codes written as the board writes cards ("TC": "10♣").
+
+    Refusals and notices come from the engine in its notation; the player
+    should read the same words everywhere. Quoted examples of what to type stay.
+    """
+    if style.ascii:
+        return text
+    return _CARD_CODE.sub(lambda m: card_text(Card.parse(m[0]), style), text)

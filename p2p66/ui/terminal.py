@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
@@ -21,7 +21,11 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, to_filter
-from prompt_toolkit.formatted_text import FormattedText, OneStyleAndTextTuple
+from prompt_toolkit.formatted_text import (
+    FormattedText,
+    OneStyleAndTextTuple,
+    StyleAndTextTuples,
+)
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -31,14 +35,29 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
-from p2p66.ui.cards_text import TextStyle, shown
-from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
+from p2p66.engine.cards import Card
+from p2p66.ui.bots import BotMoveError, TableBot
+from p2p66.ui.cards_text import TextStyle, shown, speak
+from p2p66.ui.entry import (
+    AskHint,
+    Help,
+    Quit,
+    Rejected,
+    Repeat,
+    ShowSheet,
+    Submit,
+    interpret,
+    suggestions,
+)
 from p2p66.ui.explain import help_lines
+from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
 
+KEEP_READING = "(Type your next move, or press Esc, to close this.)"
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
 CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits for Enter
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
@@ -57,12 +76,15 @@ class TerminalUI:
         input: Input | None = None,
         output: Output | None = None,
         patch: bool = True,
+        hint_bot: TableBot | None = None,
     ) -> None:
         self.table = table
         self.style = style
+        self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._patch = patch
         self._sheet = ui_style(style.color)
+        self._hints: set[asyncio.Task[None]] = set()
         self._panel: tuple[str, ...] = ()  # help or a warning, shown in the board until Enter/Esc
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
@@ -74,6 +96,7 @@ class TerminalUI:
             validate_while_typing=False,
             erase_when_done=True,  # the board is redrawn live, not left in the scrollback
             reserve_space_for_menu=0,  # the menu floats over the board: every row is the board's
+            mouse_support=True,  # a click on a card of the hand plays it
             key_bindings=self._bindings(),
             style=self._sheet,
             color_depth=self._depth,
@@ -81,6 +104,8 @@ class TerminalUI:
             output=output,
         )
         _wrap_validation_toolbar(self.session)
+        _keep_mouse_handlers(self.session, self._message)
+        self.session.default_buffer.on_text_changed += lambda _buffer: self._show()
 
     @property
     def opponent(self) -> str:
@@ -93,6 +118,8 @@ class TerminalUI:
             with self._patched():
                 await self._prompt_loop()
         finally:
+            for hint in self._hints:
+                hint.cancel()
             await self.table.close()
             await _finish(pump)
         return self.screen
@@ -134,6 +161,12 @@ class TerminalUI:
                 return
             if isinstance(entry, Help):
                 self._show(*self.help_lines(entry.code))
+            elif isinstance(entry, ShowSheet):
+                self._show(*self._sheet_lines())
+            elif isinstance(entry, AskHint):
+                self._ask_hint()
+            elif isinstance(entry, Repeat):
+                self._show("The board above shows the whole position.")
             elif isinstance(entry, Rejected):
                 self._show(f"Not accepted: {entry.reason}.")
                 default = text
@@ -157,7 +190,11 @@ class TerminalUI:
             self.screen, sentences = advance(self.screen, event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
-            if isinstance(event, HandStarted):
+            if isinstance(event, HandOver):
+                # the result stays in view, with the sheet, until the player types or presses Esc
+                result = sentences[0] if sentences else "The hand is over."
+                self._panel = (result, *self._sheet_lines(), KEEP_READING)
+            elif isinstance(event, HandStarted) and KEEP_READING not in self._panel:
                 self._panel = ()  # help about the last hand is stale in the new one
             if isinstance(event, ECHOED):
                 self._say(*sentences)
@@ -198,20 +235,50 @@ class TerminalUI:
             width=size.columns,
             rows=max(size.rows - below, 1),
             panel=self._panel,
+            on_click=self._clicked,
         )
         return self._shown([*fitted, ("class:prompt", "> ")])
+
+    def _clicked(self, card: Card) -> None:
+        """A click on a card of the hand plays it, as if its code were typed and entered."""
+        if not self.screen.my_turn:
+            return
+        buffer = self.session.default_buffer
+        buffer.text = card.code.lower()
+        buffer.validate_and_handle()
+
+    def _ask_hint(self) -> None:
+        """Show what the strong bot would play (worked out off the event loop)."""
+        if self.hint_bot is None:
+            self._show(NO_HINTS)
+            return
+        self._show("Hint: thinking...")
+        self._hints.add(asyncio.get_running_loop().create_task(self._hint(self.hint_bot)))
+
+    async def _hint(self, bot: TableBot) -> None:
+        screen = self.screen
+        try:
+            line = await asyncio.to_thread(hint_line, screen, bot, self.style)
+        except BotMoveError as exc:
+            line = f"No hint: {exc}"
+        if self.screen is screen or self.screen.view is screen.view:
+            self._show(line)  # still the position the hint is about
+        self._hints.discard(asyncio.current_task())
+
+    def _sheet_lines(self) -> list[str]:
+        return sheet_lines(self.screen.sheet, self.screen.voice)
 
     def _size(self) -> Size:
         return self.session.output.get_size()
 
     def _show(self, *lines: str) -> None:
         """Put ``lines`` in the board's panel (none: close it); the board stays in view."""
-        self._panel = lines
+        self._panel = tuple(speak(line, self.style) for line in lines)
         self.session.app.invalidate()
 
     def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
         """The fragments as this style may show them: every character ASCII under ``--ascii``."""
-        return FormattedText([(f[0], shown(f[1], self.style)) for f in fragments])
+        return FormattedText([like(f, shown(f[1], self.style)) for f in fragments])
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
@@ -231,7 +298,7 @@ class TerminalUI:
 
         @kb.add("m", filter=empty)
         def _marry(event: KeyPressEvent) -> None:
-            event.current_buffer.insert_text("marry:")
+            event.current_buffer.insert_text("m ")  # as typed: "m kh", the help's own words
             event.current_buffer.start_completion(select_first=False)
 
         @kb.add("?")
@@ -246,6 +313,14 @@ class TerminalUI:
         @kb.add("escape", eager=True)
         def _close_panel(event: KeyPressEvent) -> None:
             self._show()
+
+        @kb.add("h", filter=empty)
+        def _hint(event: KeyPressEvent) -> None:
+            self._ask_hint()
+
+        @kb.add("s", filter=empty)
+        def _score_sheet(event: KeyPressEvent) -> None:
+            self._show(*self._sheet_lines())
 
         return kb
 
@@ -291,6 +366,34 @@ def _wrap_validation_toolbar(session: PromptSession[str]) -> None:
             window.wrap_lines = to_filter(True)
 
 
+def _keep_mouse_handlers(session: PromptSession[str], message: Callable[[], FormattedText]) -> None:
+    """Let the board above the input line keep its mouse handlers (a click plays a card).
+
+    prompt-toolkit shows the lines of a multi-line prompt above the input in a
+    window of their own, rebuilt character by character without the handlers.
+    That window is found by its text function and given the lines as they are.
+    """
+
+    def before() -> StyleAndTextTuples:
+        fragments = list(message())
+        for i in range(len(fragments) - 1, -1, -1):
+            text = fragments[i][1]
+            if "\n" in text:
+                head = text[: text.rindex("\n")]
+                return [*fragments[:i], like(fragments[i], head)] if head else fragments[:i]
+        return []
+
+    for window in session.app.layout.find_all_windows():
+        control = window.content
+        text = getattr(control, "text", None)
+        if (
+            isinstance(control, FormattedTextControl)
+            and "multiline_prompt" in getattr(text, "__qualname__", "")
+            and ".before" in getattr(text, "__qualname__", "")
+        ):
+            control.text = before
+
+
 class _MoveValidator(Validator):
     """Refuses what cannot be played now, with the reason; the text stays for editing."""
 
@@ -303,4 +406,5 @@ class _MoveValidator(Validator):
         entry = interpret(self.ui.screen.view, document.text, self.ui.opponent)
         if isinstance(entry, Rejected):
             clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
-            raise ValidationError(cursor_position=len(document.text), message=entry.reason + clear)
+            reason = speak(entry.reason, self.ui.style)
+            raise ValidationError(cursor_position=len(document.text), message=reason + clear)

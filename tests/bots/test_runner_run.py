@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from p2p66.bots import Bot, Turn, parse_bot_spec
+from p2p66.bots.external import ExternalBot
 from p2p66.bots.random_bot import RandomBot
 from p2p66.engine import preset
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.state import new_hand
+from p2p66.net.identity import check_name
 from p2p66.replay.verify import verify_file
 from p2p66.runner.deals import bot_seed, deal_deck
 from p2p66.runner.game import GameSpec, TimeControl, play_game
+from p2p66.runner.loopback import seat_name
 from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, one_hand, open_results, read_results, run
 from p2p66.runner.stats import Sprt
 from p2p66.runner.transport import TransportUnavailable, get_transport
+
+ROOT = Path(__file__).resolve().parents[2]
 
 RULES = preset("sixty-six")
 
@@ -166,16 +172,26 @@ def test_sprt_stops_early() -> None:
     assert len(outcome.results) < 400
 
 
-def test_replays_are_written(tmp_path: Path) -> None:
+@pytest.mark.timeout(120)
+def test_inproc_replays_are_real_replays(tmp_path: Path) -> None:
     cfg = config(games=2, replay_dir=str(tmp_path / "games"))
     outcome = run(cfg)
     files = sorted((tmp_path / "games").iterdir())
-    assert [f.name for f in files] == ["game-000000.json", "game-000001.json"]
-    data = json.loads(files[0].read_text())
-    assert data["format"] == "p2p66-bot-game/1"
-    assert len(data["hands"]) == outcome.results[0].hands
-    first = data["hands"][0]
-    assert len(first["deck"]) == 24 and first["moves"][0][1].startswith(("play:", "marry:"))
+    assert [f.name for f in files] == ["game-000000.p66", "game-000001.p66"]
+    decks = []
+    for path, result in zip(files, sorted(outcome.results, key=lambda r: r.game), strict=True):
+        v = verify_file(path)
+        assert v.report.exit_code == 0 and v.report.status.value == "valid", v.report.problem
+        assert v.report.soundness == 0 and len(v.report.hands) == result.hands
+        assert sorted(p.name for p in v.report.players) == sorted(
+            (cfg.bot_a.label, cfg.bot_b.label)
+        )
+        points = v.report.game_points
+        assert (points[result.a_seat], points[1 - result.a_seat]) == result.points
+        first = v.table(1)
+        assert first is not None and first.deck is not None
+        decks.append(first.deck)
+    assert decks[0] == decks[1]  # a duplicate pair shares its cards
 
 
 @pytest.mark.timeout(60)
@@ -206,3 +222,30 @@ def test_loopback_plays_real_peers_and_forfeits_faults(tmp_path: Path) -> None:
         result = transport.play(spec, bot, RandomBot(2))
         assert result.forfeit is not None
         assert (result.forfeit.side, result.forfeit.kind) == ("a", kind)
+
+
+@pytest.mark.timeout(60)
+def test_loopback_replays_name_the_seats_after_the_bots(tmp_path: Path) -> None:
+    sample = ExternalBot((sys.executable, str(ROOT / "scripts" / "sample_bot.py")), RULES)
+    recorded = GameSpec(5, 2, 1, 4, one_hand(RULES), mode="hands", replay_dir=str(tmp_path))
+    try:
+        result = get_transport("loopback").play(recorded, sample, RandomBot(2))
+    finally:
+        sample.close()
+    assert result.forfeit is None
+    report = verify_file(tmp_path / "game-000005.p66").report
+    assert report.exit_code == 0, report.problem
+    assert [p.name for p in report.players] == ["random", "sample"]  # sample: its ready name
+
+
+def test_a_bot_name_becomes_a_valid_player_name() -> None:
+    class Named(RandomBot):
+        pass
+
+    for raw, want in (("strong", "strong"), ("a\nb\x1b[2K", "a b [2K"), ("\u202e", "bot-1")):
+        bot = Named(1)
+        bot.name = raw
+        assert seat_name(bot, 1) == want and check_name(want) == want
+    long = Named(1)
+    long.name = "x" * 80
+    assert len(seat_name(long, 0)) == 32
