@@ -133,6 +133,7 @@ class LiveGame:
                     self._close()
                     return  # they resigned (or claimed) first: the match is over
                 why = exc.reason or "no reason given"
+                await self._claim(f"the other player closed the connection ({why}) owing a record")
                 raise LiveGameError("closed", f"the other player left the match ({why})") from exc
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)

@@ -147,9 +147,13 @@ def test_a_silent_opponent_is_claimed_to_have_abandoned_the_match(tmp_path: Path
 
 
 @pytest.mark.timeout(30)
-def test_an_opponent_who_drops_on_its_turn_and_never_returns_abandoned_the_match(
-    tmp_path: Path,
+@pytest.mark.parametrize("how", ["drops", "closes"])
+def test_an_opponent_who_goes_on_its_turn_and_never_returns_abandoned_the_match(
+    tmp_path: Path, how: str
 ) -> None:
+    """A link that drops (no reconnection within the grace) or a channel closed without a
+    resignation, when the other owed the next record: a signed claim of abandonment."""
+
     async def main() -> LiveGameError:
         alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
         listener = await Listener.open(
@@ -170,7 +174,10 @@ def test_an_opponent_who_drops_on_its_turn_and_never_returns_abandoned_the_match
 
         async def crash(view: PlayerView) -> int:
             assert guest_game.channel is not None
-            guest_game.channel._conn.stream._writer.transport.abort()  # dies on its turn
+            if how == "drops":
+                guest_game.channel._conn.stream._writer.transport.abort()  # dies on its turn
+            else:
+                guest_game.channel.close("not today")  # leaves without resigning
             await asyncio.Event().wait()
             raise AssertionError("unreachable")
 
@@ -189,7 +196,8 @@ def test_an_opponent_who_drops_on_its_turn_and_never_returns_abandoned_the_match
 
     exc = asyncio.run(main())
     assert exc.kind == "abandoned" and exc.culprit == 1, exc
-    assert "did not come back" in str(exc) and "abandoned the match at record" in str(exc)
+    why = "did not come back" if how == "drops" else "closed the connection (not today)"
+    assert why in str(exc) and "abandoned the match at record" in str(exc)
     report = verify_file(tmp_path / "host.p66").report
     assert report.status is Status.VALID and report.ending is Ending.ABANDONED
     assert (report.abandoned, report.winner) == (1, 0)
