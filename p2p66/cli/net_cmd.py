@@ -27,13 +27,14 @@ import typer
 
 from p2p66.cli.exits import (
     EXIT_HELP,
+    EXIT_INTERRUPTED,
     EXIT_NETWORK,
     EXIT_REPLAY,
     EXIT_USAGE,
     ending_code,
     user_config,
 )
-from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_signal
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -251,7 +252,7 @@ async def _play_bot(
             await game.leave(signalled)
             _say(f"left the match: {signalled}; the other player is told the bot resigned")
             _say(f"replay: {path}")
-            return exit_code(peer, None)
+            return EXIT_INTERRUPTED if signalled == REASONS["SIGINT"] else exit_code(peer, None)
         await playing
     except LiveGameError as exc:
         _say(f"match stopped ({exc.kind}): {exc}")
