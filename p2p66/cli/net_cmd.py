@@ -27,12 +27,14 @@ import typer
 
 from p2p66.cli.exits import (
     EXIT_HELP,
+    EXIT_INTERRUPTED,
     EXIT_NETWORK,
     EXIT_REPLAY,
     EXIT_USAGE,
     ending_code,
     user_config,
 )
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -75,8 +77,11 @@ from p2p66.ui.plain import read_line
 
 def exit_code(peer: Peer, failure: str | None) -> int:
     """The exit code for how the match ended: ``failure`` is a ``LiveGameError`` kind or None."""
-    refused = peer.machine.stage.value == "refused"
-    return ending_code(failure, finished=peer.machine.over, refused=refused)
+    m = peer.machine
+    refused = m.stage.value == "refused"
+    leaver = m.resigned if m.resigned is not None else m.abandoned
+    left = None if leaver is None else leaver == peer.seat
+    return ending_code(failure, finished=m.over, refused=refused, left=left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +152,13 @@ async def _play(
         plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
-        await run_ui(table, style, plain=plain)
-        await table.close()
+        ui = asyncio.create_task(run_ui(table, style, plain=plain))
+        signalled = await until_done_or_signal(
+            ui, LEAVE_SIGNALS, lambda reason: setattr(table, "leave_reason", reason)
+        )
+        await table.close(signalled)
+        if signalled is not None:
+            _say(f"You leave the match: {signalled}; the other player is told you resigned.")
         return exit_code(peer, table.failure)
     finally:
         writer.close()
@@ -211,6 +221,12 @@ async def _play_bot(
             _say(f"match over: {names[event.winner]} wins {won}-{lost}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
+        elif isinstance(event, ev.AuditCalled):
+            _say(f"hand {event.number} stops for an audit: {event.reason}")
+        elif isinstance(event, ev.Resigned):
+            _say(f"{m.names[event.seat]} resigned: {event.reason}")
+        elif isinstance(event, ev.Abandoned):
+            _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
         assert decider is not None
@@ -230,7 +246,14 @@ async def _play_bot(
         answer_rules=links.answer_rules,
     )
     try:
-        await game.run(channel)
+        playing = asyncio.create_task(game.run(channel))
+        signalled = await until_done_or_signal(playing, BOT_LEAVE_SIGNALS)
+        if signalled is not None:
+            await game.leave(signalled)
+            _say(f"left the match: {signalled}; the other player is told the bot resigned")
+            _say(f"replay: {path}")
+            return EXIT_INTERRUPTED if signalled == REASONS["SIGINT"] else exit_code(peer, None)
+        await playing
     except LiveGameError as exc:
         _say(f"match stopped ({exc.kind}): {exc}")
         _say(f"replay so far: {path}")
