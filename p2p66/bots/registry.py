@@ -13,6 +13,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from p2p66.bots.api import Bot, BotError
@@ -146,8 +147,9 @@ def make_bot(
     rules: RuleOptions,
     *,
     margin: float = 0.05,
+    stderr: Path | None = None,
 ) -> Bot:
-    """Build a fresh bot for one game; ``margin`` is the time grace for external bots."""
+    """Build a fresh bot for one game; ``margin`` and ``stderr`` (a log file): external only."""
     if spec.kind == "builtin":
         bot = BUILTINS[spec.name].factory(seed, dict(spec.options), rules)
         bot.name = spec.label
@@ -158,7 +160,7 @@ def make_bot(
         return make_vu_bot(spec.name, seed, rules)
     from p2p66.bots.external import ExternalBot
 
-    return ExternalBot(spec.command, rules, name=spec.label, margin=margin)
+    return ExternalBot(spec.command, rules, name=spec.label, margin=margin, stderr=stderr)
 
 
 def _no_options(bot: str, opts: Mapping[str, str], allowed: tuple[str, ...]) -> None:

@@ -21,8 +21,9 @@ from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
 from p2p66.runner.game import Mode, TimeControl
+from p2p66.runner.reaper import RunStopped
 from p2p66.runner.records import GameResult, ResultsFileError
-from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
+from p2p66.runner.run import RunConfig, RunOutcome, open_results, run, start_line
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
 
@@ -52,7 +53,13 @@ def match(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option NAME=VALUE (repeatable)")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every deal and every bot")] = 1,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of every deal and every bot. It reproduces a run only when no bot is "
+            "budgeted by time: give strong samples=N (and no ms) for a reproducible run"
+        ),
+    ] = 1,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once")] = 1,
     duplicate: Annotated[
         bool, typer.Option(help="Play every deal twice with the seats swapped")
@@ -79,6 +86,14 @@ def match(
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
     ] = "inproc",
     progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
+    bot_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bot-logs",
+            help="Keep each external bot's stderr in a file here "
+            "(default with --out FILE: FILE's name without suffix plus '-bots')",
+        ),
+    ] = None,
 ) -> None:
     """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT."""
     try:
@@ -99,6 +114,7 @@ def match(
             beta=beta,
             replays=replays,
             transport=transport,
+            bot_logs=bot_logs_dir(bot_logs, out),
         )
     except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -112,6 +128,8 @@ def match(
             raise ResultsFileError("--resume needs --out FILE: the results to continue")
         if to_stdout:
             handle = sys.stdout
+            handle.write(start_line(config) + "\n")
+            handle.flush()
         elif out is not None:
             handle, previous = open_results(out, config, resume)
     except (ResultsFileError, OSError) as exc:
@@ -125,6 +143,9 @@ def match(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished games are in the results file", err=True)
         raise typer.Exit(130) from None
+    except RunStopped as stop:
+        typer.echo(f"\n{stop}: finished games are in the results file", err=True)
+        raise typer.Exit(128 + stop.signum) from None
     finally:
         if bar is not None:
             bar.done()
@@ -153,6 +174,7 @@ def _config(
     beta: float,
     replays: Path | None,
     transport: str,
+    bot_logs: Path | None = None,
 ) -> RunConfig:
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
@@ -161,7 +183,13 @@ def _config(
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if duplicate and games % 2:
-        games += 1
+        flag = "--hands" if hands is not None else "--matches"
+        raise ValueError(
+            f"{flag} {games} is odd: duplicate deals play every deal twice, seats swapped; "
+            f"give {games + 1} (or {games - 1}), or --no-duplicate"
+            if games > 1
+            else f"{flag} 1: duplicate deals play every deal twice; give 2, or --no-duplicate"
+        )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
     rules = _rules(preset_name, options)
@@ -181,8 +209,18 @@ def _config(
         concurrency=concurrency,
         transport=transport,
         replay_dir=str(replays) if replays is not None else None,
+        bot_logs=str(bot_logs) if bot_logs is not None else None,
         sprt=Sprt(sprt[0], sprt[1], alpha, beta) if sprt is not None else None,
     )
+
+
+def bot_logs_dir(given: Path | None, out: Path | None) -> Path | None:
+    """Where external bots' stderr goes: ``--bot-logs``, else beside a results file."""
+    if given is not None:
+        return given
+    if out is None or str(out) == "-":
+        return None
+    return out.with_name(f"{out.stem}-bots")
 
 
 def _rules(preset_name: str, options: list[str]) -> RuleOptions:

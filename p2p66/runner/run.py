@@ -23,7 +23,8 @@ from p2p66.bots.registry import BotSpec
 from p2p66.engine.options import RuleOptions
 from p2p66.runner.deals import bot_seed
 from p2p66.runner.game import GameSpec, Mode, TimeControl
-from p2p66.runner.keep import KEEPER, close_at_exit
+from p2p66.runner.keep import KEEPER, worker_start
+from p2p66.runner.reaper import stop_on_signals
 from p2p66.runner.records import GameResult, ResultsFileError, Side
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import get_transport
@@ -47,6 +48,7 @@ class RunConfig:
     transport: str = "inproc"
     replay_dir: str | None = None
     sprt: Sprt | None = None
+    bot_logs: str | None = None
 
     def spec(self, game: int) -> GameSpec:
         """The game with number ``game``."""
@@ -113,7 +115,9 @@ def play_one(config: RunConfig, game: int) -> GameResult:
     try:
         for side in ("a", "b"):
             seed = bot_seed(config.seed, game, side)
-            bots[side] = KEEPER.take(side, specs[side], seed, config.options, margin)
+            bots[side] = KEEPER.take(
+                side, specs[side], seed, config.options, margin=margin, log_dir=config.bot_logs
+            )
         result = transport.play(spec, bots["a"], bots["b"])
         return result
     finally:
@@ -137,7 +141,8 @@ def run(
     if decided and _sprt_decided(outcome, outcome.summary(config)):
         return outcome
     try:
-        _collect(config, outcome, todo, out, listener)
+        with stop_on_signals():
+            _collect(config, outcome, todo, out, listener)
     finally:
         KEEPER.close_all()
     return outcome
@@ -181,7 +186,10 @@ def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        max_workers=config.concurrency, mp_context=context, initializer=close_at_exit
+        max_workers=config.concurrency,
+        mp_context=context,
+        initializer=worker_start,
+        initargs=(os.getpid(),),
     )
     pending: set[Future[GameResult]] = set()
     queue = iter(todo)
@@ -197,10 +205,22 @@ def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
                 if nxt is not None:
                     pending.add(pool.submit(play_one, config, nxt))
                 yield future.result()
+    except GeneratorExit:
+        raise  # the consumer is done (an SPRT decision): let the games in play finish
+    except BaseException:
+        _terminate_workers(pool)  # Ctrl-C, SIGTERM: stop now, the workers kill their bots
+        raise
     finally:
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGTERM every worker of ``pool`` (each kills its bots on the way out)."""
+    processes = getattr(pool, "_processes", None) or {}  # no public API lists them
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def _write_replay(directory: Path, result: GameResult) -> None:

@@ -137,3 +137,46 @@ def test_match_over_loopback(app: typer.Typer) -> None:
     )
     assert code == 0, text
     assert "expert vs random: 2 hands" in text
+
+
+def test_bot_stderr_is_kept_beside_the_results_and_named_in_the_fault(
+    app: typer.Typer, tmp_path: Path
+) -> None:
+    bad = tmp_path / "dying.py"
+    bad.write_text("import sys\nprint('dying: no weights file', file=sys.stderr)\nsys.exit(1)\n")
+    out = tmp_path / "run.ndjson"
+    code, text = invoke(
+        app,
+        "match",
+        f"{sys.executable} {bad}",
+        "random",
+        "--matches",
+        "2",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
+    assert code == 1, text
+    logs = sorted((tmp_path / "run-bots").iterdir())
+    assert logs and all(log.name.startswith("a-") for log in logs)
+    assert "dying: no weights file" in logs[0].read_text()
+    assert "its stderr is in" in text and str(tmp_path / "run-bots") in text
+
+
+@pytest.mark.parametrize("flag", ["--hands", "--matches"])
+def test_an_odd_count_with_duplicate_deals_is_refused(app: typer.Typer, flag: str) -> None:
+    code, text = invoke(app, "match", "random", "random", flag, "3", "--no-progress")
+    assert code == 2 and "odd" in text and "give 4" in text
+    code, text = invoke(
+        app, "match", "random", "random", flag, "3", "--no-duplicate", "--no-progress"
+    )
+    assert code == 0 and ": 3 " in text
+
+
+def test_results_on_stdout_start_with_the_start_line(app: typer.Typer) -> None:
+    code, text = invoke(
+        app, "match", "random", "random", "--hands", "2", "--out", "-", "--no-progress"
+    )
+    assert code == 0
+    first = json.loads(next(line for line in text.splitlines() if line.startswith("{")))
+    assert first["type"] == "start" and first["games"] == 2
