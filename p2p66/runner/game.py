@@ -20,8 +20,8 @@ from p2p66.engine.moves import MOVE_NOTATION, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.state import HandState
 from p2p66.engine.view import view_of
-from p2p66.runner.deals import deal_deck
-from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
+from p2p66.runner.deals import Deal, shown_deck
+from p2p66.runner.records import FAULT_KINDS, DealtHand, FaultKind, Forfeit, GameResult, Side
 from p2p66.runner.table import HandTable, first_trump
 
 Mode = Literal["matches", "hands"]
@@ -52,6 +52,11 @@ class GameSpec:
     time: TimeControl = TimeControl()
     record_replay: bool = False
     replay_dir: str | None = None  # loopback games write their signed replay files here
+    deal: Deal | None = None  # None: deal pair ``pair`` of the run seed
+
+    @property
+    def the_deal(self) -> Deal:
+        return self.deal if self.deal is not None else Deal(self.seed, self.pair)
 
 
 class _Forfeited(Exception):
@@ -74,9 +79,11 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     started = time.perf_counter()
     replay_hands: list[dict[str, Any]] = []
     hand_no = 0
+    dealt: list[DealtHand] = []
     forfeit: Forfeit | None = _start(seats, side_of, options)
     while forfeit is None:
-        deck = deal_deck(spec.seed, spec.pair, hand_no, options.deck_size)
+        deck = spec.the_deal.deck_for(hand_no, options.deck_size)
+        dealt.append(DealtHand(match.dealer, shown_deck(deck)))
         table = HandTable(
             match.new_hand(deck),
             first_trump(options, deck),
@@ -123,13 +130,14 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
         a_seat=spec.a_seat,
         winner=winner,
         points=a_points,
-        hands=len(match.results) + (1 if forfeit is not None else 0),
+        hands=len(dealt),
         moves=moves,
         seconds=time.perf_counter() - started,
         think=(think[a], think[b]),
         max_move=(longest[a], longest[b]),
         forfeit=forfeit,
         replay=_replay(spec, seats, side_of, replay_hands) if spec.record_replay else None,
+        deals=tuple(dealt),
     )
 
 

@@ -6,11 +6,15 @@ dealing with mental poker and exchanging signed moves, exactly as two
 people on two machines would (``p2p66.live``). The runner only decides for
 each seat, by asking its bot, and measures the time.
 
-Differences from ``inproc``: the deck comes from the peers' joint shuffle
-(seeded by the run seed and game number, so runs are still reproducible),
-which means the two games of a duplicate pair swap seats but do not share
-cards. With ``--replays DIR`` each game's signed replay (seat 0's copy)
-is written there as ``game-NNNNNN.p66``, verifiable with ``p2p66 verify``.
+Differences from ``inproc``: the deck comes from the peers' joint shuffle.
+Every secret of both peers (identities, coin flip, hand seeds) is derived
+from the game's deal, not its number, so the two games of a duplicate pair
+run the same shuffle and get the same cards, seats swapped, and a run is
+reproducible. The cards are not those ``inproc`` deals for the same seed,
+and a deal book's explicit decks cannot be played (a mental-poker deck
+cannot be chosen); its seed deals can. With ``--replays DIR`` each game's
+signed replay (seat 0's copy) is written there as ``game-NNNNNN.p66``,
+verifiable with ``p2p66 verify``.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
 from p2p66.replay.fileio import ReplayWriter
+from p2p66.runner.deals import shown_deck
 from p2p66.runner.game import GameSpec, _Forfeited
-from p2p66.runner.records import FAULT_KINDS, Forfeit, GameResult, Side
+from p2p66.runner.records import FAULT_KINDS, DealtHand, Forfeit, GameResult, Side
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
 from p2p66.ui.bots import turn_for
@@ -48,7 +53,11 @@ def play_over_loopback(
 
 
 def _secret(spec: GameSpec, seat: int, what: str) -> bytes:
-    return hashlib.sha256(f"p2p66-loopback:{spec.seed}:{spec.game}:{seat}:{what}".encode()).digest()
+    """Seat ``seat``'s secret ``what``: a function of the deal, alike in both games of a pair."""
+    deal = spec.the_deal
+    if deal.deck is not None:
+        raise ValueError("over loopback a deal must be a seed: the shuffle's deck cannot be chosen")
+    return hashlib.sha256(f"p2p66-loopback:{deal.key}:{seat}:{what}".encode()).digest()
 
 
 async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
@@ -77,6 +86,10 @@ async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameR
         except _Forfeited as fault:
             forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
     match = peers[0].machine.match
+    dealt = tuple(
+        DealtHand(hand.dealer, None if hand.deck is None else shown_deck(hand.deck))
+        for hand in peers[0].machine.hands
+    )
     points = match.game_points if match is not None else (0, 0)
     a, b = spec.a_seat, 1 - spec.a_seat
     winner: Side | None
@@ -92,12 +105,13 @@ async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameR
         a_seat=spec.a_seat,
         winner=winner,
         points=(points[a], points[b]),
-        hands=len(match.results) if match is not None else 0,
+        hands=len(dealt),
         moves=clock.moves,
         seconds=time.perf_counter() - started,
         think=(clock.think[a], clock.think[b]),
         max_move=(clock.longest[a], clock.longest[b]),
         forfeit=forfeit,
+        deals=dealt,
     )
 
 

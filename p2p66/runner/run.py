@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from p2p66 import __version__
 from p2p66.bots.api import Bot
-from p2p66.bots.registry import BotSpec
+from p2p66.bots.registry import BotSpec, bot_settings
 from p2p66.engine.options import RuleOptions
-from p2p66.runner.deals import bot_seed
+from p2p66.runner.dealbook import book_digest
+from p2p66.runner.deals import Deal, bot_seed
 from p2p66.runner.game import GameSpec, Mode, TimeControl
 from p2p66.runner.keep import KEEPER, worker_start
 from p2p66.runner.reaper import stop_on_signals
@@ -49,10 +51,23 @@ class RunConfig:
     replay_dir: str | None = None
     sprt: Sprt | None = None
     bot_logs: str | None = None
+    deals: tuple[Deal, ...] | None = None  # a deal book: pair k plays deals[k]
+
+    def deal(self, pair: int) -> Deal:
+        """The deal of pair ``pair``: from the book, else from the run seed."""
+        if self.deals is None:
+            return Deal(self.seed, pair)
+        return self.deals[pair]
+
+    @property
+    def pairs(self) -> int:
+        """How many deals the run plays."""
+        return (self.games + 1) // 2 if self.duplicate else self.games
 
     def spec(self, game: int) -> GameSpec:
         """The game with number ``game``."""
         pair = game // 2 if self.duplicate else game
+        deal = self.deal(pair)
         return GameSpec(
             game=game,
             pair=pair,
@@ -60,10 +75,11 @@ class RunConfig:
             seed=self.seed,
             options=self.options if self.mode == "matches" else one_hand(self.options),
             mode=self.mode,
-            first_dealer=0,
+            first_dealer=deal.dealer,
             time=self.time,
             record_replay=self.replay_dir is not None,
             replay_dir=self.replay_dir,
+            deal=deal,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -78,6 +94,7 @@ class RunConfig:
             "per_move": self.time.per_move,
             "margin": self.time.margin,
             "transport": self.transport,
+            **({} if self.deals is None else {"deals": book_digest(self.deals)}),
         }
 
 
@@ -232,9 +249,20 @@ def _write_replay(directory: Path, result: GameResult) -> None:
 
 
 def start_line(config: RunConfig) -> str:
-    """The first line of a results file: the run's identity and game count."""
+    """The first line of a results file: the run's identity, game count and exact bots.
+
+    ``bots`` records every option of each bot with its defaults filled in and
+    whether ``--seed`` reproduces it (a time budget does not).
+    """
     return json.dumps(
-        {"type": "start", "format": RESULTS_FORMAT, "games": config.games, **config.identity()},
+        {
+            "type": "start",
+            "format": RESULTS_FORMAT,
+            "games": config.games,
+            **config.identity(),
+            "bots": {"a": bot_settings(config.bot_a), "b": bot_settings(config.bot_b)},
+            "p2p66": __version__,
+        },
         separators=(",", ":"),
     )
 
@@ -256,7 +284,20 @@ def open_results(path: Path, config: RunConfig, resume: bool) -> tuple[IO[str], 
         handle.flush()
         return handle, []
     previous = read_results(path, config)
+    _rewrite_start(path, config)
     return path.open("a", encoding="utf-8"), previous
+
+
+def _rewrite_start(path: Path, config: RunConfig) -> None:
+    """Make the start line say this run's game count (a resume may ask for more games)."""
+    raw = path.read_bytes()
+    head, newline, rest = raw.partition(b"\n")
+    line = start_line(config).encode()
+    if head == line:
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(line + newline + rest)
+    os.replace(tmp, path)
 
 
 def read_results(path: Path, config: RunConfig) -> list[GameResult]:
