@@ -120,6 +120,12 @@ class BotProcess:
             return self.log_note()
         return f" (exit code {code}){self.log_note()}"
 
+    def close_input(self) -> None:
+        """Close the bot's stdin (it must then exit: how a bot sees its runner die)."""
+        if self._proc is not None and self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+
     def log_note(self) -> str:
         """Where the bot's stderr went, for a fault message ('' when it was discarded)."""
         return f"; its stderr is in {self._stderr_path}" if self._stderr_path else ""

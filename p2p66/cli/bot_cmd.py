@@ -52,12 +52,14 @@ def list_bots() -> None:
 def check(
     command: Annotated[str, typer.Argument(help="The bot's command line, quoted")],
     *,
-    hands: Annotated[int, typer.Option(min=1, help="Hands per preset")] = 2,
+    games: Annotated[
+        int, typer.Option(min=1, help="Whole matches per preset, one bot process for them all")
+    ] = 2,
     movetime: Annotated[float, typer.Option(help="Seconds the bot may take per move")] = 2.0,
     margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.5,
     quiet: Annotated[bool, typer.Option(help="Only print the verdict and the faults")] = False,
 ) -> None:
-    """Play a few hands of each preset against the bot and report every protocol fault."""
+    """Play the bot as 'match' does (one process, whole matches) and report every fault."""
     try:
         argv = shlex.split(command)
     except ValueError as exc:
@@ -71,7 +73,7 @@ def check(
         raise typer.Exit(EXIT_USAGE)
     report = check_bot(
         argv,
-        hands_per_preset=hands,
+        games_per_preset=games,
         presets=CHECK_PRESETS,
         movetime=movetime,
         margin=margin,

@@ -118,7 +118,7 @@ def test_bot_list(app: typer.Typer) -> None:
 
 @pytest.mark.timeout(60)
 def test_bot_check(app: typer.Typer, tmp_path: Path) -> None:
-    code, text = invoke(app, "bot", "check", SAMPLE, "--hands", "1", "--quiet")
+    code, text = invoke(app, "bot", "check", SAMPLE, "--games", "1", "--quiet")
     assert code == 0, text
     assert text.startswith("OK: sample")
     bad = tmp_path / "garbage.py"
