@@ -8,6 +8,7 @@ with ``--sprt``). Exit codes: 0 done; 1 a bot forfeited at least one game;
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import sys
@@ -21,6 +22,7 @@ from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
 from p2p66.runner.game import Mode, TimeControl
+from p2p66.runner.gsprt import MODELS, Model
 from p2p66.runner.reaper import RunStopped
 from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, RunOutcome, open_results, run, start_line
@@ -78,6 +80,10 @@ def match(
     ] = None,
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate")] = 0.05,
+    sprt_model: Annotated[
+        str,
+        typer.Option("--sprt-model", help="What ELO0 and ELO1 mean: logistic or normalized Elo"),
+    ] = "logistic",
     replays: Annotated[
         Path | None,
         typer.Option(help="Write every game's replay here (JSON; signed .p66 over loopback)"),
@@ -112,6 +118,7 @@ def match(
             sprt=sprt,
             alpha=alpha,
             beta=beta,
+            sprt_model=sprt_model,
             replays=replays,
             transport=transport,
             bot_logs=bot_logs_dir(bot_logs, out),
@@ -140,6 +147,12 @@ def match(
         typer.echo(f"resuming: {len(previous)} of {config.games} games already played", err=True)
     try:
         outcome = run(config, out=handle, previous=previous, listener=bar)
+        if handle is not None:
+            summary_line = json.dumps(
+                outcome.summary(config).to_json(config.sprt), separators=(",", ":")
+            )
+            handle.write(summary_line + "\n")
+            handle.flush()
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished games are in the results file", err=True)
         raise typer.Exit(130) from None
@@ -173,6 +186,7 @@ def _config(
     alpha: float,
     beta: float,
     replays: Path | None,
+    sprt_model: str = "logistic",
     transport: str,
     bot_logs: Path | None = None,
 ) -> RunConfig:
@@ -210,8 +224,15 @@ def _config(
         transport=transport,
         replay_dir=str(replays) if replays is not None else None,
         bot_logs=str(bot_logs) if bot_logs is not None else None,
-        sprt=Sprt(sprt[0], sprt[1], alpha, beta) if sprt is not None else None,
+        sprt=Sprt(sprt[0], sprt[1], alpha, beta, _model(sprt_model)) if sprt is not None else None,
     )
+
+
+def _model(name: str) -> Model:
+    for model in MODELS:
+        if name == model:
+            return model
+    raise ValueError(f"--sprt-model is logistic or normalized, not {name!r}")
 
 
 def bot_logs_dir(given: Path | None, out: Path | None) -> Path | None:
@@ -313,10 +334,17 @@ def print_table(config: RunConfig, outcome: RunOutcome, stream: IO[str]) -> None
         f"Elo {_elo(est.elo)} [{_elo(est.elo_low)}, {_elo(est.elo_high)}]  "
         f"LOS {100 * s.los:.1f}%",
     ]
+    if sum(s.counts):
+        shape = ("pairs", "0-½-1-1½-2") if len(s.counts) == 5 else ("games", "loss-draw-win")
+        lines.append(
+            f"{shape[0].capitalize()} scored {shape[1]}: {' '.join(map(str, s.counts))}  "
+            f"nElo {_elo(s.nelo[0])} ±{_num(s.nelo[1])}"
+        )
     if config.sprt is not None and s.llr is not None:
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}
         lines.append(
-            f"SPRT elo0={config.sprt.elo0:g} elo1={config.sprt.elo1:g} "
+            f"SPRT ({config.sprt.model}, {'pentanomial' if len(s.counts) == 5 else 'trinomial'}) "
+            f"elo0={config.sprt.elo0:g} elo1={config.sprt.elo1:g} "
             f"alpha={config.sprt.alpha:g} beta={config.sprt.beta:g}: LLR {s.llr:+.2f} "
             f"[{config.sprt.lower:.2f}, {config.sprt.upper:.2f}] {verdict[s.sprt or 'continue']}"
         )

@@ -289,14 +289,18 @@ def open_results(path: Path, config: RunConfig, resume: bool) -> tuple[IO[str], 
 
 
 def _rewrite_start(path: Path, config: RunConfig) -> None:
-    """Make the start line say this run's game count (a resume may ask for more games)."""
+    """Make the start line say this run's game count (a resume may ask for more games),
+    and drop the summary of the interrupted run: a new one is written at the end."""
     raw = path.read_bytes()
-    head, newline, rest = raw.partition(b"\n")
-    line = start_line(config).encode()
-    if head == line:
+    lines = raw.split(b"\n")
+    kept = [start_line(config).encode()] + [
+        line for line in lines[1:] if line and b'"type":"summary"' not in line
+    ]
+    new = b"\n".join(kept) + b"\n"
+    if new == raw:
         return
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(line + newline + rest)
+    tmp.write_bytes(new)
     os.replace(tmp, path)
 
 

@@ -42,8 +42,10 @@ def test_match_prints_the_table_and_streams_results(app: typer.Typer, tmp_path: 
     assert code == 0, text
     assert "expert vs greedy: 6 matches" in text
     assert "Elo" in text and "LOS" in text and "Win rate" in text
-    lines = out.read_text().splitlines()
-    assert len(lines) == 7 and json.loads(lines[0])["bot_a"] == "expert"
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["start"] + ["game"] * 6 + ["summary"]
+    assert lines[0]["bot_a"] == "expert"
+    assert lines[-1]["games"] == 6 and sum(lines[-1]["pentanomial"]) == 3
 
 
 def test_match_resume_continues(app: typer.Typer, tmp_path: Path) -> None:
@@ -53,7 +55,8 @@ def test_match_resume_continues(app: typer.Typer, tmp_path: Path) -> None:
     code, text = invoke(app, *args, "--matches", "8", "--resume", "--progress")
     assert code == 0, text
     assert "resuming: 4 of 8 games already played" in text
-    assert len(out.read_text().splitlines()) == 9
+    types = [json.loads(line)["type"] for line in out.read_text().splitlines()]
+    assert types == ["start"] + ["game"] * 8 + ["summary"]  # the old summary is replaced
     code, text = invoke(app, *args, "--matches", "8")
     assert code == 2 and "--resume" in text
     code, text = invoke(app, "match", "random", "random", "--resume", "--out", "-")
@@ -78,6 +81,10 @@ def test_match_hands_sprt_and_stdout(app: typer.Typer) -> None:
     assert code == 0
     assert "H1 accepted" in text and "Stopped early" in text
     assert '"type":"game"' in text
+    summary = json.loads(next(line for line in text.splitlines() if '"summary"' in line))
+    sprt = summary["sprt"]
+    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["upper"] > 0 > sprt["lower"]
+    assert "Pairs scored 0-½-1-1½-2:" in text and "nElo" in text
 
 
 def test_match_reports_forfeits_with_exit_code_1(app: typer.Typer, tmp_path: Path) -> None:
