@@ -21,6 +21,8 @@ from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
+from p2p66.runner.dealbook import read_book
+from p2p66.runner.deals import Deal
 from p2p66.runner.game import Mode, TimeControl
 from p2p66.runner.gsprt import MODELS, Model
 from p2p66.runner.reaper import RunStopped
@@ -92,6 +94,13 @@ def match(
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
     ] = "inproc",
     progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
+    deals: Annotated[
+        Path | None,
+        typer.Option(
+            "--deals",
+            help="Play the deals of this deal book (see 'p2p66 deals make'), one per pair",
+        ),
+    ] = None,
     bot_logs: Annotated[
         Path | None,
         typer.Option(
@@ -122,6 +131,7 @@ def match(
             replays=replays,
             transport=transport,
             bot_logs=bot_logs_dir(bot_logs, out),
+            deals=deals,
         )
     except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -186,14 +196,19 @@ def _config(
     alpha: float,
     beta: float,
     replays: Path | None,
-    sprt_model: str = "logistic",
     transport: str,
+    sprt_model: str = "logistic",
     bot_logs: Path | None = None,
+    deals: Path | None = None,
 ) -> RunConfig:
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
     mode: Mode = "hands" if hands is not None else "matches"
-    games = hands if hands is not None else (matches if matches is not None else 100)
+    rules = _rules(preset_name, options)
+    book = read_book(deals, rules.deck_size) if deals is not None else None
+    per_deal = 2 if duplicate else 1
+    default = 100 if book is None else per_deal * len(book)
+    games = hands if hands is not None else (matches if matches is not None else default)
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if duplicate and games % 2:
@@ -206,7 +221,8 @@ def _config(
         )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
-    rules = _rules(preset_name, options)
+    if book is not None:
+        check_book(book, games, per_deal, mode=mode, transport=transport, path=deals)
     specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
     for spec in specs:
         check_spec(spec, rules)
@@ -224,8 +240,32 @@ def _config(
         transport=transport,
         replay_dir=str(replays) if replays is not None else None,
         bot_logs=str(bot_logs) if bot_logs is not None else None,
+        deals=tuple(book) if book is not None else None,
         sprt=Sprt(sprt[0], sprt[1], alpha, beta, _model(sprt_model)) if sprt is not None else None,
     )
+
+
+def check_book(
+    book: list[Deal], games: int, per_deal: int, *, mode: Mode, transport: str, path: Path | None
+) -> None:
+    """A deal book must hold enough deals, and explicit decks only fit single hands in process."""
+    needed = -(-games // per_deal)
+    if needed > len(book):
+        raise ValueError(
+            f"{path} holds {len(book)} deals; {games} games need {needed} "
+            f"({per_deal} game{'s' if per_deal > 1 else ''} per deal)"
+        )
+    if any(d.deck is not None for d in book[:needed]):
+        if mode != "hands":
+            raise ValueError(
+                f"{path} gives explicit decks, which are single hands: use --hands "
+                "(or a book of seeds: 'p2p66 deals make' without --decks)"
+            )
+        if transport != "inproc":
+            raise ValueError(
+                f"{path} gives explicit decks, which --transport {transport} cannot deal "
+                "(a mental-poker deck cannot be chosen): use a book of seeds"
+            )
 
 
 def _model(name: str) -> Model:

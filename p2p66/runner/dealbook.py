@@ -43,7 +43,7 @@ def make_book(count: int, seed: int, deck_size: int, *, decks: bool = False) -> 
     if not decks:
         return [Deal(s) for s in seeds]
     return [
-        Deal(s, deck=tuple(deal_deck(s, 0, 0, deck_size)), dealer=i % 2)
+        Deal(0, deck=tuple(deal_deck(s, 0, 0, deck_size)), dealer=i % 2)
         for i, s in enumerate(seeds)
     ]
 
