@@ -13,6 +13,7 @@ from p2p66.cli import (
     peers_cmd,
     play_cmd,
     replay_cmd,
+    tournament_cmd,
 )
 from p2p66.live.loopback import loopback_table
 
@@ -37,6 +38,7 @@ play_cmd.register(app, table_factory=loopback_table)
 net_cmd.register(app)
 replay_cmd.register(app)
 match_cmd.register(app)
+tournament_cmd.register(app)
 bot_cmd.register(app)
 deals_cmd.register(app)
 peers_cmd.register(app)
