@@ -101,6 +101,14 @@ def match(
             help="Play the deals of this deal book (see 'p2p66 deals make'), one per pair",
         ),
     ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            help="Write every game as text to this one file (PGN-like: bots and their "
+            "options, decks, each move with its time); in-process games only",
+        ),
+    ] = None,
     bot_logs: Annotated[
         Path | None,
         typer.Option(
@@ -132,6 +140,7 @@ def match(
             transport=transport,
             bot_logs=bot_logs_dir(bot_logs, out),
             deals=deals,
+            record=record,
         )
     except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -200,6 +209,7 @@ def _config(
     sprt_model: str = "logistic",
     bot_logs: Path | None = None,
     deals: Path | None = None,
+    record: Path | None = None,
 ) -> RunConfig:
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
@@ -221,6 +231,11 @@ def _config(
         )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
+    if record is not None and transport != "inproc":
+        raise ValueError(
+            "--record needs --transport inproc; over loopback keep the signed replays "
+            "(--replays DIR) and read them with 'p2p66 replay export text'"
+        )
     if book is not None:
         check_book(book, games, per_deal, mode=mode, transport=transport, path=deals)
     specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
@@ -241,6 +256,7 @@ def _config(
         replay_dir=str(replays) if replays is not None else None,
         bot_logs=str(bot_logs) if bot_logs is not None else None,
         deals=tuple(book) if book is not None else None,
+        record_file=str(record) if record is not None else None,
         sprt=Sprt(sprt[0], sprt[1], alpha, beta, _model(sprt_model)) if sprt is not None else None,
     )
 

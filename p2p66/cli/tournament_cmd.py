@@ -77,6 +77,9 @@ def tournament(
     transport: Annotated[
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
     ] = "inproc",
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Every game of every pairing as text here")
+    ] = None,
 ) -> None:
     """Play every pairing of BOTS on the same deals; print a crosstable and Elo for all."""
     fmt: Format = "gauntlet" if gauntlet else "round-robin"
@@ -104,6 +107,7 @@ def tournament(
                 transport=transport,
                 bot_logs=None if out is None else bot_logs_dir(None, out / "bots.ndjson"),
                 deals=deals,
+                record=record,
             )
             for p in plan
         ]

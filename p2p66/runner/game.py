@@ -21,7 +21,15 @@ from p2p66.engine.options import RuleOptions
 from p2p66.engine.state import HandState
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import Deal, shown_deck
-from p2p66.runner.records import FAULT_KINDS, DealtHand, FaultKind, Forfeit, GameResult, Side
+from p2p66.runner.records import (
+    FAULT_KINDS,
+    DealtHand,
+    FaultKind,
+    Forfeit,
+    GameResult,
+    Side,
+    TimedMove,
+)
 from p2p66.runner.table import HandTable, first_trump
 
 Mode = Literal["matches", "hands"]
@@ -53,6 +61,7 @@ class GameSpec:
     record_replay: bool = False
     replay_dir: str | None = None  # loopback games write their signed replay files here
     deal: Deal | None = None  # None: deal pair ``pair`` of the run seed
+    record_moves: bool = False  # keep each move's time and info for the game record file
 
     @property
     def the_deal(self) -> Deal:
@@ -80,6 +89,7 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     replay_hands: list[dict[str, Any]] = []
     hand_no = 0
     dealt: list[DealtHand] = []
+    timed: list[list[TimedMove]] = []
     forfeit: Forfeit | None = _start(seats, side_of, options)
     while forfeit is None:
         deck = spec.the_deal.deck_for(hand_no, options.deck_size)
@@ -91,11 +101,14 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
             match_points=match.game_points,
         )
         state = table.state
+        timed.append([])
         try:
             while not state.is_over:
                 seat = state.to_act
                 turn = table.turn(spec.time.per_move)
-                move, seconds = _ask(seats[seat], seat, turn, state, spec.time)
+                move, seconds, info = _ask(seats[seat], seat, turn, state, spec.time)
+                if spec.record_moves:
+                    timed[-1].append(TimedMove(seat, move.notation, seconds, info))
                 think[seat] += seconds
                 longest[seat] = max(longest[seat], seconds)
                 table.play(move.code)
@@ -138,6 +151,7 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
         forfeit=forfeit,
         replay=_replay(spec, seats, side_of, replay_hands) if spec.record_replay else None,
         deals=tuple(dealt),
+        moves_timed=tuple(tuple(h) for h in timed) if spec.record_moves else None,
     )
 
 
@@ -156,7 +170,7 @@ def _start(seats: list[Bot], side_of: tuple[Side, Side], rules: RuleOptions) -> 
 
 def _ask(
     bot: Bot, seat: int, turn: Turn, state: HandState, clock: TimeControl
-) -> tuple[Move, float]:
+) -> tuple[Move, float, dict[str, str | int | float | bool]]:
     t0 = time.perf_counter()
     try:
         action = as_action(bot.choose(turn))
@@ -174,7 +188,7 @@ def _ask(
     if not isinstance(move, Move) or move not in turn.legal:
         legal = ", ".join(MOVE_NOTATION[c] for c in state.legal_codes())
         raise _Forfeited(seat, "illegal", f"{move!s} is not legal here; legal: {legal}")
-    return move, seconds
+    return move, seconds, dict(action.info)
 
 
 def _notify_end(bot: Bot, view: Any) -> None:

@@ -58,6 +58,16 @@ class DealtHand:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedMove:
+    """One decision as the game record file shows it: who, what, how long, the bot's info."""
+
+    seat: int
+    move: str
+    seconds: float
+    info: dict[str, str | int | float | bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One finished game (a match to the target, or a single hand in ``--hands`` mode).
 
@@ -80,6 +90,7 @@ class GameResult:
     forfeit: Forfeit | None = None
     replay: dict[str, Any] | None = field(default=None, compare=False)
     deals: tuple[DealtHand, ...] = ()
+    moves_timed: tuple[tuple[TimedMove, ...], ...] | None = field(default=None, compare=False)
 
     @property
     def score_a(self) -> float:

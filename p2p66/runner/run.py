@@ -21,10 +21,11 @@ from typing import IO, Any
 from p2p66 import __version__
 from p2p66.bots.api import Bot
 from p2p66.bots.registry import BotSpec, bot_settings
-from p2p66.engine.options import RuleOptions
+from p2p66.engine.options import RuleOptions, preset_name
 from p2p66.runner.dealbook import book_digest
 from p2p66.runner.deals import Deal, bot_seed
 from p2p66.runner.game import GameSpec, Mode, TimeControl
+from p2p66.runner.gamerecord import append_game, game_text
 from p2p66.runner.keep import KEEPER, worker_start
 from p2p66.runner.reaper import stop_on_signals
 from p2p66.runner.records import GameResult, ResultsFileError, Side
@@ -52,6 +53,7 @@ class RunConfig:
     sprt: Sprt | None = None
     bot_logs: str | None = None
     deals: tuple[Deal, ...] | None = None  # a deal book: pair k plays deals[k]
+    record_file: str | None = None  # the game record file (in-process games)
 
     def deal(self, pair: int) -> Deal:
         """The deal of pair ``pair``: from the book, else from the run seed."""
@@ -80,6 +82,7 @@ class RunConfig:
             record_replay=self.replay_dir is not None,
             replay_dir=self.replay_dir,
             deal=deal,
+            record_moves=self.record_file is not None,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -179,6 +182,8 @@ def _collect(
             out.flush()
         if config.replay_dir is not None and result.replay is not None:
             _write_replay(Path(config.replay_dir), result)
+        if config.record_file is not None:
+            append_game(Path(config.record_file), record_text(config, result))
         if listener is None and config.sprt is None:
             continue
         summary = outcome.summary(config)
@@ -238,6 +243,18 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
     processes = getattr(pool, "_processes", None) or {}  # no public API lists them
     for process in list(processes.values()):
         process.terminate()
+
+
+def record_text(config: RunConfig, result: GameResult) -> str:
+    """The game's block of the game record file."""
+    return game_text(
+        result,
+        labels=(config.bot_a.label, config.bot_b.label),
+        bots={"a": bot_settings(config.bot_a), "b": bot_settings(config.bot_b)},
+        seed=config.seed,
+        options=config.options.to_dict(),
+        preset=preset_name(config.options) or "custom",
+    )
 
 
 def _write_replay(directory: Path, result: GameResult) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -187,3 +188,28 @@ def test_results_on_stdout_start_with_the_start_line(app: typer.Typer) -> None:
     assert code == 0
     first = json.loads(next(line for line in text.splitlines() if line.startswith("{")))
     assert first["type"] == "start" and first["games"] == 2
+
+
+def test_the_game_record_file_holds_every_game_and_move(app: typer.Typer, tmp_path: Path) -> None:
+    record, out = tmp_path / "games.txt", tmp_path / "run.ndjson"
+    code, text = invoke(
+        app, "match", "expert", "strong:samples=2", "--matches", "2", "--record", str(record),
+        "--out", str(out), "--no-progress",
+    )  # fmt: skip
+    assert code == 0, text
+    blocks = record.read_text().split('[Event "p2p66 match run"]')[1:]
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    games = [g for g in games if g["type"] == "game"]
+    assert len(blocks) == 2
+    for block, game in zip(blocks, sorted(games, key=lambda g: g["game"]), strict=True):
+        assert f'[Game "{game["game"]}"]' in block
+        assert '[BotBOptions "{\\"kind\\": \\"builtin\\", \\"options\\": {\\"endgame\\"' in block
+        moves = [line for line in block.splitlines() if re.match(r"\d+\. ", line)]
+        assert len(moves) == game["moves"]
+        assert all(line.rstrip().endswith("}") and "s" in line.split("{")[1] for line in moves)
+        decks = [line for line in block.splitlines() if line.startswith("[Deck ")]
+        assert [d[7:-2] for d in decks] == [h["deck"] for h in game["deals"]]
+    code, text = invoke(
+        app, "match", "random", "random", "--record", str(record), "--transport", "loopback"
+    )
+    assert code == 2 and "--record needs --transport inproc" in text
