@@ -21,6 +21,7 @@ from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
+from p2p66.runner.cluster import ClusterUnavailable, check_cluster_support
 from p2p66.runner.dealbook import read_book
 from p2p66.runner.deals import Deal
 from p2p66.runner.game import Mode, TimeControl
@@ -101,6 +102,14 @@ def match(
             help="Play the deals of this deal book (see 'p2p66 deals make'), one per pair",
         ),
     ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Play the games on this Dask scheduler (tcp://HOST:8786) instead of local "
+            "processes; needs pip install 'p2p66[cluster]'",
+        ),
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option(
@@ -141,8 +150,15 @@ def match(
             bot_logs=bot_logs_dir(bot_logs, out),
             deals=deals,
             record=record,
+            cluster=cluster,
         )
-    except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
+    except (
+        BotError,
+        RuleOptionError,
+        TransportUnavailable,
+        ClusterUnavailable,
+        ValueError,
+    ) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     to_stdout = out is not None and str(out) == "-"
@@ -178,6 +194,9 @@ def match(
     except RunStopped as stop:
         typer.echo(f"\n{stop}: finished games are in the results file", err=True)
         raise typer.Exit(128 + stop.signum) from None
+    except ClusterUnavailable as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     finally:
         if bar is not None:
             bar.done()
@@ -210,6 +229,7 @@ def _config(
     bot_logs: Path | None = None,
     deals: Path | None = None,
     record: Path | None = None,
+    cluster: str | None = None,
 ) -> RunConfig:
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
@@ -236,6 +256,13 @@ def _config(
             "--record needs --transport inproc; over loopback keep the signed replays "
             "(--replays DIR) and read them with 'p2p66 replay export text'"
         )
+    if cluster is not None:
+        check_cluster_support()
+        if replays is not None and transport != "inproc":
+            raise ValueError(
+                "--replays over loopback are written where the game is played: "
+                "with --cluster use --transport inproc (its replays come back to this machine)"
+            )
     if book is not None:
         check_book(book, games, per_deal, mode=mode, transport=transport, path=deals)
     specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
@@ -257,6 +284,7 @@ def _config(
         bot_logs=str(bot_logs) if bot_logs is not None else None,
         deals=tuple(book) if book is not None else None,
         record_file=str(record) if record is not None else None,
+        cluster=cluster,
         sprt=Sprt(sprt[0], sprt[1], alpha, beta, _model(sprt_model)) if sprt is not None else None,
     )
 

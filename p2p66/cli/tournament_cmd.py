@@ -20,6 +20,7 @@ from p2p66.bots.api import BotError
 from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, _config, bot_logs_dir
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS
+from p2p66.runner.cluster import ClusterUnavailable
 from p2p66.runner.ratings import RatingError
 from p2p66.runner.reaper import RunStopped
 from p2p66.runner.records import GameResult, ResultsFileError
@@ -80,6 +81,9 @@ def tournament(
     record: Annotated[
         Path | None, typer.Option("--record", help="Every game of every pairing as text here")
     ] = None,
+    cluster: Annotated[
+        str | None, typer.Option("--cluster", help="Play the games on this Dask scheduler")
+    ] = None,
 ) -> None:
     """Play every pairing of BOTS on the same deals; print a crosstable and Elo for all."""
     fmt: Format = "gauntlet" if gauntlet else "round-robin"
@@ -108,12 +112,20 @@ def tournament(
                 bot_logs=None if out is None else bot_logs_dir(None, out / "bots.ndjson"),
                 deals=deals,
                 record=record,
+                cluster=cluster,
             )
             for p in plan
         ]
         if resume and out is None:
             raise ResultsFileError("--resume needs --out DIR: the pairings to continue")
-    except (BotError, RuleOptionError, TransportUnavailable, ResultsFileError, ValueError) as exc:
+    except (
+        BotError,
+        RuleOptionError,
+        TransportUnavailable,
+        ClusterUnavailable,
+        ResultsFileError,
+        ValueError,
+    ) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     outcomes = [_pairing(p, c, bots, out, resume) for p, c in zip(plan, configs, strict=True)]
@@ -151,6 +163,9 @@ def _pairing(
     except RunStopped as stop:
         typer.echo(f"\n{stop}: finished games are in the results files", err=True)
         raise typer.Exit(128 + stop.signum) from None
+    except ClusterUnavailable as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     finally:
         if handle is not None:
             handle.close()

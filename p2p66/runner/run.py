@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -54,6 +55,7 @@ class RunConfig:
     bot_logs: str | None = None
     deals: tuple[Deal, ...] | None = None  # a deal book: pair k plays deals[k]
     record_file: str | None = None  # the game record file (in-process games)
+    cluster: str | None = None  # a Dask scheduler's address: play the games there
 
     def deal(self, pair: int) -> Deal:
         """The deal of pair ``pair``: from the book, else from the run seed."""
@@ -202,6 +204,17 @@ def _sprt_decided(outcome: RunOutcome, summary: Summary) -> bool:
 
 def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
     """Results in completion order; stops submitting when the consumer stops iterating."""
+    if config.cluster is not None:
+        from p2p66.runner.cluster import cluster_results
+
+        yield from cluster_results(
+            config.cluster,
+            partial(play_one, config),
+            todo,
+            2 * config.concurrency,
+            cleanup=KEEPER.close_all,
+        )
+        return
     if config.concurrency <= 1 or len(todo) <= 1:
         for game in todo:
             yield play_one(config, game)
