@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from p2p66 import __version__
 from p2p66.bots.api import Action, Bot, BotFault, Turn
-from p2p66.bots.wire import NOTATION_TO_CODE, PROTOCOL, request_json, view_json
+from p2p66.bots.wire import ENGINE, NOTATION_TO_CODE, PROTOCOL, request_json, view_json
 from p2p66.engine.moves import MOVES
 from p2p66.engine.options import RuleOptions, preset_name
 from p2p66.engine.view import PlayerView
@@ -200,7 +199,7 @@ class ExternalBot(Bot):
         """Send hello, wait for ready; returns the ready message (name, author)."""
         if self.hello is not None:
             return self.hello
-        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
+        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": ENGINE})
         deadline = time.monotonic() + self.startup_timeout
         while True:
             message = self.process.receive(deadline - time.monotonic())

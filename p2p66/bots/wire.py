@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from p2p66 import __version__
 from p2p66.bots.api import PublicMove, Turn
 from p2p66.engine.cards import CARDS, SUITS, Card
 from p2p66.engine.moves import MOVE_NOTATION, MOVES, Move
@@ -18,6 +19,8 @@ from p2p66.engine.state import Marriage, Phase, TrickRecord
 from p2p66.engine.view import PlayerView
 
 PROTOCOL = "p2p66-bot/1"
+ENGINE = f"p2p66 {__version__}"
+"""What the runner calls itself in ``hello`` (and what results files record)."""
 
 PHASE_NAMES = {
     Phase.LEAD: "lead",

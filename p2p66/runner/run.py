@@ -19,9 +19,9 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
-from p2p66 import __version__
 from p2p66.bots.api import Bot
 from p2p66.bots.registry import BotSpec, bot_settings
+from p2p66.bots.wire import ENGINE
 from p2p66.engine.options import RuleOptions, preset_name
 from p2p66.runner.dealbook import book_digest
 from p2p66.runner.deals import Deal, bot_seed
@@ -291,7 +291,7 @@ def start_line(config: RunConfig) -> str:
             "games": config.games,
             **config.identity(),
             "bots": {"a": bot_settings(config.bot_a), "b": bot_settings(config.bot_b)},
-            "p2p66": __version__,
+            "engine": ENGINE,
         },
         separators=(",", ":"),
     )
