@@ -17,7 +17,7 @@ from typing import IO, Annotated
 import typer
 
 from p2p66.bots.api import BotError
-from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, _config, bot_logs_dir
+from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, _config
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS
 from p2p66.runner.cluster import ClusterUnavailable
@@ -109,7 +109,7 @@ def tournament(
                 beta=0.05,
                 replays=None,
                 transport=transport,
-                bot_logs=None if out is None else bot_logs_dir(None, out / "bots.ndjson"),
+                bot_logs=None if out is None else out / "bot-logs",
                 deals=deals,
                 record=record,
                 cluster=cluster,
