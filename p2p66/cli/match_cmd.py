@@ -129,7 +129,7 @@ def match(
 ) -> None:
     """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT."""
     try:
-        config = _config(
+        config = build_config(
             bot_a,
             bot_b,
             matches=matches,
@@ -207,7 +207,7 @@ def match(
     raise typer.Exit(EXIT_FORFEITS if sum(summary.forfeits) else EXIT_OK)
 
 
-def _config(
+def build_config(
     bot_a: str,
     bot_b: str,
     *,
@@ -231,6 +231,7 @@ def _config(
     record: Path | None = None,
     cluster: str | None = None,
 ) -> RunConfig:
+    """The run the options describe; ValueError (or BotError, ...) says what is wrong."""
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
     mode: Mode = "hands" if hands is not None else "matches"

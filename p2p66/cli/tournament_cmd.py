@@ -17,7 +17,7 @@ from typing import IO, Annotated
 import typer
 
 from p2p66.bots.api import BotError
-from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, _config
+from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, build_config
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS
 from p2p66.runner.cluster import ClusterUnavailable
@@ -92,7 +92,7 @@ def tournament(
             raise ValueError("each bot may appear once (give a copy another option to tell it)")
         plan = pairings(len(bots), fmt)
         configs = [
-            _config(
+            build_config(
                 bots[p.a],
                 bots[p.b],
                 matches=matches,
