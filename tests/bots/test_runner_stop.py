@@ -70,10 +70,14 @@ def _wait_for(predicate: object, seconds: float) -> bool:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
-def test_stopping_a_parallel_run_stops_workers_tracker_and_bots(
-    tmp_path: Path, signum: int
+@pytest.mark.parametrize(
+    ("signum", "concurrency"),
+    [(signal.SIGTERM, 2), (signal.SIGKILL, 2), (signal.SIGTERM, 1)],
+)
+def test_stopping_a_run_stops_workers_tracker_and_bots(
+    tmp_path: Path, signum: int, concurrency: int
 ) -> None:
+    """A SIGKILLed serial run cannot stop its bots: they must exit at the end of input."""
     bot = tmp_path / "stubborn.py"
     bot.write_text(STUBBORN)
     out = tmp_path / "run.ndjson"
@@ -85,7 +89,7 @@ def test_stopping_a_parallel_run_stops_workers_tracker_and_bots(
         f"{sys.executable} {bot}",
         f"{sys.executable} {bot}",
         "--concurrency",
-        "2",
+        str(concurrency),
         "--matches",
         "400",
         "--out",
@@ -98,11 +102,13 @@ def test_stopping_a_parallel_run_stops_workers_tracker_and_bots(
     )
     try:
         logs = tmp_path / "run-bots"
-        started = _wait_for(lambda: logs.exists() and len(list(logs.iterdir())) >= 4, 60)
-        assert started, "the run never started four bots (two per worker)"
+        want = 2 * concurrency  # two bots per worker
+        started = _wait_for(lambda: logs.exists() and len(list(logs.iterdir())) >= want, 60)
+        assert started, f"the run never started {want} bots"
         family = _descendants(run.pid)
         bots = {p for p in family if str(bot) in Path(f"/proc/{p}/cmdline").read_text()}
-        assert len(bots) >= 4 and len(family) >= len(bots) + 3  # + 2 workers + tracker
+        helpers = 3 if concurrency > 1 else 0  # 2 workers + the resource tracker
+        assert len(bots) >= want and len(family) >= len(bots) + helpers
         os.kill(run.pid, signum)
         run.wait(timeout=30)
         left = family
