@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import uuid
 from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any, TypeVar
@@ -69,7 +70,7 @@ def cluster_results(
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     pending: set[Any] = set()
-    tag = id(pending)
+    tag = uuid.uuid4().hex  # task keys unique across runs sharing one scheduler
 
     def submit(game: int) -> Any:
         future = client.submit(work, game, pure=False, key=f"p2p66-game-{game}-{tag}")
