@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p66.bots.api import BotFault, Turn
-from p2p66.bots.external import BotProcess, ExternalBot
+from p2p66.bots.external import QUIT_GRACE, BotProcess, ExternalBot
 from p2p66.bots.random_bot import RandomBot
+from p2p66.bots.wire import PROTOCOL
 from p2p66.engine.match import Match
 from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import PRESETS, RuleOptions
@@ -243,49 +244,50 @@ def _bot_move(
 
 def _check_end_of_input(report: CheckReport, grace: float, note: Say) -> None:
     """A bot whose stdin closes (its runner died) must exit by itself within 2 s."""
-    process = BotProcess(report.command)
-    try:
-        process.send({"type": "hello", "protocol": "p2p66-bot/1", "engine": "p2p66 check"})
-        deadline = time.monotonic() + grace
-        while process.receive(deadline - time.monotonic())["type"] != "ready":
-            pass
-        process.close_input()
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline and not process.exited_by_itself():
-            time.sleep(0.02)
-        if not process.exited_by_itself():
-            report.faults.append(
-                CheckFault(
-                    "protocol", "end of input", "the bot did not exit within 2 s of stdin closing"
-                )
-            )
-        else:
-            note("end of input: the bot exited")
-    except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, "end of input", fault.detail))
-    finally:
-        process.kill()
-        process.stop(grace=0.2)
+    _check_exit(
+        report,
+        grace,
+        note,
+        where="end of input",
+        cause="stdin closing",
+        stop=BotProcess.close_input,
+    )
 
 
 def _check_quit(report: CheckReport, grace: float, note: Say) -> None:
+    """A bot must exit within 2 s of ``quit``."""
+    _check_exit(
+        report, grace, note, where="quit", cause="quit", stop=lambda p: p.send({"type": "quit"})
+    )
+
+
+def _check_exit(
+    report: CheckReport,
+    grace: float,
+    note: Say,
+    *,
+    where: str,
+    cause: str,
+    stop: Callable[[BotProcess], None],
+) -> None:
+    """Start a fresh process, shake hands, ``stop`` it, and see that it exits in time."""
     process = BotProcess(report.command)
     try:
-        process.send({"type": "hello", "protocol": "p2p66-bot/1", "engine": "p2p66 check"})
+        process.send({"type": "hello", "protocol": PROTOCOL, "engine": "p2p66 check"})
         deadline = time.monotonic() + grace
         while process.receive(deadline - time.monotonic())["type"] != "ready":
             pass
-        process.send({"type": "quit"})
-        deadline = time.monotonic() + 2.0
+        stop(process)
+        deadline = time.monotonic() + QUIT_GRACE
         while time.monotonic() < deadline and not process.exited_by_itself():
             time.sleep(0.02)
-        if not process.exited_by_itself():
-            report.faults.append(
-                CheckFault("protocol", "quit", "the bot did not exit within 2 s of quit")
-            )
+        if process.exited_by_itself():
+            note(f"{where}: the bot exited")
         else:
-            note("quit: the bot exited")
+            detail = f"the bot did not exit within {QUIT_GRACE:g} s of {cause}"
+            report.faults.append(CheckFault("protocol", where, detail))
     except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, "quit", fault.detail))
+        report.faults.append(CheckFault(fault.kind, where, fault.detail))
     finally:
+        process.kill()
         process.stop(grace=0.2)
