@@ -158,7 +158,9 @@ class BotProcess:
             kill_group(proc.pid)
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
-                pipe.close()
+                # closing flushes what a dead bot never read: a broken pipe is no news here
+                with contextlib.suppress(OSError):
+                    pipe.close()
         if self._stderr_file is not None:
             self._stderr_file.close()
         return code

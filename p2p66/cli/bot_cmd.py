@@ -19,8 +19,9 @@ import typer
 
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BUILTINS, make_bot, parse_bot_spec
+from p2p66.cli.output import say
 from p2p66.engine.options import PRESETS
-from p2p66.runner.check import CHECK_PRESETS, check_bot
+from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE = 0, 1, 2
 
@@ -41,17 +42,17 @@ def list_bots() -> None:
     """List the built-in bots, their options, and the vu: bots when available."""
     width = max(len(name) for name in BUILTINS)
     for bot in BUILTINS.values():
-        typer.echo(f"{bot.name:<{width}}  {bot.summary}")
+        say(f"{bot.name:<{width}}  {bot.summary}")
         for key, text in bot.options.items():
-            typer.echo(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
+            say(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
     from p2p66.bots.vu import vu_available
 
     if vu_available():
-        typer.echo("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
-        typer.echo(f"{'':<{width}}    (only with --preset vu)")
+        say("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
+        say(f"{'':<{width}}    (only with --preset vu)")
     else:
-        typer.echo("(vu:... bots need the optional 'schnapsen' package)")
-    typer.echo("Any other text is run as the command of an external bot (protocol/BOT.md).")
+        say("(vu:... bots need the optional 'schnapsen' package)")
+    say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
 @bot_app.command("serve")
@@ -69,7 +70,7 @@ def serve(
             raise BotError(f"{name!r} is not a built-in bot (see 'p2p66 bot list')")
         make_bot(spec, 0, PRESETS["sixty-six"]).close()  # bad options fail here, not mid-match
     except BotError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     code = serve_bot(
         spec.label,
@@ -87,40 +88,53 @@ def check(
     command: Annotated[str, typer.Argument(help="The bot's command line, quoted")],
     *,
     games: Annotated[
-        int, typer.Option(min=1, help="Whole matches per preset, one bot process for them all")
+        int,
+        typer.Option(
+            "--games",
+            "--hands",
+            min=1,
+            help="Per two-player preset: whole matches, one bot process for them all; "
+            "per bidding game: single hands",
+        ),
     ] = 2,
     movetime: Annotated[float, typer.Option(help="Seconds the bot may take per move")] = 2.0,
     margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.5,
     quiet: Annotated[bool, typer.Option(help="Only print the verdict and the faults")] = False,
 ) -> None:
-    """Play the bot as 'match' does (one process, whole matches) and report every fault."""
+    """Play the bot as 'match' does and report every fault.
+
+    Two-player presets (sixty-six, schnapsen, vu): one process plays whole
+    matches. Then the bidding games (north-american, cut-throat: requests
+    with "game": "bidding"), one hand per game.
+    """
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        typer.echo(f"error: cannot split {command!r}: {exc}", err=True)
+        say(f"error: cannot split {command!r}: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not argv or shutil.which(argv[0]) is None:
-        typer.echo(f"error: {argv[0] if argv else command!r} is not a command on PATH", err=True)
+        say(f"error: {argv[0] if argv else command!r} is not a command on PATH", err=True)
         raise typer.Exit(EXIT_USAGE)
     if movetime <= 0:
-        typer.echo("error: --movetime must be positive", err=True)
+        say("error: --movetime must be positive", err=True)
         raise typer.Exit(EXIT_USAGE)
     report = check_bot(
         argv,
         games_per_preset=games,
         presets=CHECK_PRESETS,
+        table_presets=TABLE_CHECK_PRESETS,
         movetime=movetime,
         margin=margin,
         say=None if quiet else typer.echo,
     )
     who = report.name or "the bot"
     if report.ok:
-        typer.echo(
+        say(
             f"OK: {who} by {report.author} answered {report.moves} requests in "
             f"{report.hands} hands without a fault (slowest {1000 * report.slowest:.0f} ms)"
         )
         raise typer.Exit(EXIT_OK)
-    typer.echo(f"FAILED: {who}: {len(report.faults)} fault(s) in {report.hands} hands")
+    say(f"FAILED: {who}: {len(report.faults)} fault(s) in {report.hands} hands")
     for fault in report.faults:
-        typer.echo(f"  {fault}")
+        say(f"  {fault}")
     raise typer.Exit(EXIT_FAULTS)

@@ -263,3 +263,15 @@ def test_check_catches_a_bot_that_outlives_its_input(tmp_path: Path) -> None:
     )
     report = check_bot((sys.executable, str(path)), games_per_preset=1, presets=("vu",))
     assert [f.where for f in report.faults] == ["end of input"]
+
+
+def test_stopping_a_bot_that_closed_its_input_raises_nothing() -> None:
+    """What a dead bot never read is dropped: no BrokenPipeError escapes ``stop``."""
+    script = "import os, sys, time; os.close(0); print('gone', flush=True); time.sleep(0.5)"
+    proc = BotProcess((sys.executable, "-c", script))
+    proc.start()
+    with pytest.raises(BotFault):
+        proc.receive(10.0)  # "gone" is not JSON; by now its input is closed
+    with pytest.raises(BotFault, match="exited"):
+        proc.send({"type": "hello", "pad": "x" * 100})
+    assert proc.stop(grace=5.0) == 0
