@@ -20,6 +20,7 @@ import typer
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
+from p2p66.cli.exits import MATCH_HELP
 from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
@@ -47,7 +48,7 @@ EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
 
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command to ``app``."""
-    app.command(name="match")(match)
+    app.command(name="match", epilog=MATCH_HELP)(match)
 
 
 def match(
@@ -279,13 +280,7 @@ def table_match(
                 f"{', '.join(unsupported)} not available for {preset_name} yet "
                 "(matches run one at a time, in this process)"
             )
-        values: dict[str, str] = {}
-        for item in options:
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
-            values[key.strip()] = value.strip()
-        rules = table_options(preset_name, values)
+        rules = table_options(preset_name, option_values(options))
         config = TableRunConfig(rules, bots, matches, seed, duplicate)
         whole = -(-matches // config.rotation) * config.rotation  # complete seatings only
         config = TableRunConfig(rules, bots, whole, seed, duplicate)
@@ -386,20 +381,20 @@ def build_config(
         )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
-    if record is not None and transport != "inproc":
+    if record is not None and (transport != "inproc" or replays is not None):
         raise ValueError(
-            "--record needs --transport inproc; over loopback keep the signed replays "
-            "(--replays DIR) and read them with 'p2p66 replay export text'"
+            "--record is for in-process games without --replays: with peers (loopback, "
+            "or --replays) the signed replays are the record ('p2p66 replay export text')"
         )
     if cluster is not None:
-        check_cluster_support()
-        if replays is not None and transport != "inproc":
-            raise ValueError(
-                "--replays over loopback are written where the game is played: "
-                "with --cluster use --transport inproc (its replays come back to this machine)"
-            )
+        check_cluster_support()  # replays and bot logs go to each worker's disk (README)
     if book is not None:
-        check_book(book, games, per_deal, mode=mode, transport=transport, path=deals)
+        peers = None  # who deals: the referee (None), or peers playing the protocol
+        if transport != "inproc":
+            peers = f"--transport {transport}"
+        elif replays is not None:
+            peers = "--replays"
+        check_book(book, games, per_deal, mode=mode, peers=peers, path=deals)
     specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
     for spec in specs:
         check_spec(spec, rules)
@@ -425,7 +420,13 @@ def build_config(
 
 
 def check_book(
-    book: list[Deal], games: int, per_deal: int, *, mode: Mode, transport: str, path: Path | None
+    book: list[Deal],
+    games: int,
+    per_deal: int,
+    *,
+    mode: Mode,
+    peers: str | None,
+    path: Path | None,
 ) -> None:
     """A deal book must hold enough deals, and explicit decks only fit single hands in process."""
     needed = -(-games // per_deal)
@@ -440,9 +441,9 @@ def check_book(
                 f"{path} gives explicit decks, which are single hands: use --hands "
                 "(or a book of seeds: 'p2p66 deals make' without --decks)"
             )
-        if transport != "inproc":
+        if peers is not None:
             raise ValueError(
-                f"{path} gives explicit decks, which --transport {transport} cannot deal "
+                f"{path} gives explicit decks, which peers ({peers}) cannot deal "
                 "(a mental-poker deck cannot be chosen): use a book of seeds"
             )
 
@@ -465,13 +466,19 @@ def bot_logs_dir(given: Path | None, out: Path | None) -> Path | None:
 
 def _rules(preset_name: str, options: list[str]) -> RuleOptions:
     base = preset(preset_name)
+    values = option_values(options)
+    return RuleOptions.from_mapping(values, base=base) if values else base
+
+
+def option_values(options: list[str]) -> dict[str, str]:
+    """``--option NAME=VALUE`` items as a mapping (RuleOptionError for one without ``=``)."""
     values: dict[str, str] = {}
     for item in options:
         key, eq, value = item.partition("=")
         if not eq:
             raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
         values[key.strip()] = value.strip()
-    return RuleOptions.from_mapping(values, base=base) if values else base
+    return values
 
 
 def check_spec(spec: BotSpec, rules: RuleOptions) -> None:

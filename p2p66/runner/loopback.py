@@ -26,6 +26,7 @@ import random
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from p2p66.bots.api import Bot, BotFault, as_action
@@ -35,7 +36,7 @@ from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
 from p2p66.net.identity import MAX_NAME_LENGTH
 from p2p66.replay.fileio import ReplayWriter
-from p2p66.runner.deals import shown_deck
+from p2p66.runner.deals import Deal, shown_deck
 from p2p66.runner.game import GameSpec, _Forfeited
 from p2p66.runner.records import FAULT_KINDS, DealtHand, Forfeit, GameResult, Side
 from p2p66.session import events as ev
@@ -55,19 +56,64 @@ def play_over_loopback(
     return asyncio.run(_play(spec, bot_a, bot_b, soundness))
 
 
-def _secret(spec: GameSpec, seat: int, what: str) -> bytes:
+def _secret(deal: Deal, seat: int, what: str) -> bytes:
     """Seat ``seat``'s secret ``what``: a function of the deal, alike in both games of a pair."""
-    deal = spec.the_deal
     if deal.deck is not None:
-        raise ValueError("over loopback a deal must be a seed: the shuffle's deck cannot be chosen")
+        raise ValueError("peers cannot deal a chosen deck: a deal played by peers must be a seed")
     return hashlib.sha256(f"p2p66-loopback:{deal.key}:{seat}:{what}".encode()).digest()
 
 
-async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
+@dataclass
+class Seating:
+    """The two seats of one game played by two peers: bots, sides, identities, peers, clock."""
+
+    spec: GameSpec
+    seats: list[Bot]
+    side_of: tuple[Side, Side]
+    ids: list[Identity]
+    peers: list[Peer]
+    clock: _Clock
+    forfeit: Forfeit | None
+    started: float
+
+    def result(self) -> GameResult:
+        """The game's result from seat 0's machine (the forfeit, if a bot forfeited)."""
+        spec, side_of, forfeit, clock = self.spec, self.side_of, self.forfeit, self.clock
+        match = self.peers[0].machine.match
+        dealt = tuple(
+            DealtHand(hand.dealer, None if hand.deck is None else shown_deck(hand.deck))
+            for hand in self.peers[0].machine.hands
+        )
+        points = match.game_points if match is not None else (0, 0)
+        a, b = spec.a_seat, 1 - spec.a_seat
+        winner: Side | None
+        if forfeit is not None:
+            winner = "b" if forfeit.side == "a" else "a"
+        elif match is not None and match.winner is not None:
+            winner = side_of[match.winner]
+        else:
+            winner = None
+        return GameResult(
+            game=spec.game,
+            pair=spec.pair,
+            a_seat=spec.a_seat,
+            winner=winner,
+            points=(points[a], points[b]),
+            hands=len(dealt),
+            moves=clock.moves,
+            seconds=time.perf_counter() - self.started,
+            think=(clock.think[a], clock.think[b]),
+            max_move=(clock.longest[a], clock.longest[b]),
+            forfeit=forfeit,
+            deals=dealt,
+        )
+
+
+def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> Seating:
+    """Start both bots and make the two peers; the game's deal seeds their keys and shuffles."""
     seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
     side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
     rules = spec.options
-    clock = _Clock()
     started = time.perf_counter()
     forfeit: Forfeit | None = None
     for seat in (0, 1):
@@ -77,45 +123,26 @@ async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameR
             kind = exc.kind if isinstance(exc, BotFault) and exc.kind in FAULT_KINDS else "crash"
             forfeit = Forfeit(side_of[seat], kind, f"at the start: {exc}")
             break
-    ids = [Identity.from_seed(seat_name(seats[s], s), _secret(spec, s, "identity")) for s in (0, 1)]
-    rngs = [random.Random(_secret(spec, s, "rng")).randbytes for s in (0, 1)]
+    ids = [
+        Identity.from_seed(seat_name(seats[s], s), _secret(spec.the_deal, s, "identity"))
+        for s in (0, 1)
+    ]
+    rngs = [random.Random(_secret(spec.the_deal, s, "rng")).randbytes for s in (0, 1)]
     peers = [
         Peer(0, _signer(ids[0]), options=rules, soundness=soundness, rng=rngs[0]),
         Peer(1, _signer(ids[1]), rng=rngs[1]),
     ]
-    if forfeit is None:
+    return Seating(spec, seats, side_of, ids, peers, _Clock(), forfeit, started)
+
+
+async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
+    seating = seat_bots(spec, bot_a, bot_b, soundness)
+    if seating.forfeit is None:
         try:
-            await _run_peers(spec, seats, peers, ids, clock)
+            await _run_peers(spec, seating.seats, seating.peers, seating.ids, seating.clock)
         except _Forfeited as fault:
-            forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
-    match = peers[0].machine.match
-    dealt = tuple(
-        DealtHand(hand.dealer, None if hand.deck is None else shown_deck(hand.deck))
-        for hand in peers[0].machine.hands
-    )
-    points = match.game_points if match is not None else (0, 0)
-    a, b = spec.a_seat, 1 - spec.a_seat
-    winner: Side | None
-    if forfeit is not None:
-        winner = "b" if forfeit.side == "a" else "a"
-    elif match is not None and match.winner is not None:
-        winner = side_of[match.winner]
-    else:
-        winner = None
-    return GameResult(
-        game=spec.game,
-        pair=spec.pair,
-        a_seat=spec.a_seat,
-        winner=winner,
-        points=(points[a], points[b]),
-        hands=len(dealt),
-        moves=clock.moves,
-        seconds=time.perf_counter() - started,
-        think=(clock.think[a], clock.think[b]),
-        max_move=(clock.longest[a], clock.longest[b]),
-        forfeit=forfeit,
-        deals=dealt,
-    )
+            seating.forfeit = Forfeit(seating.side_of[fault.seat], fault.kind, fault.detail)
+    return seating.result()
 
 
 def seat_name(bot: Bot, seat: int) -> str:
@@ -143,27 +170,34 @@ class _Clock:
 Decider = Callable[[PlayerView], Awaitable[int]]
 
 
+def decide_now(
+    spec: GameSpec, seat: int, bot: Bot, peer: Peer, *, clock: _Clock, view: PlayerView
+) -> int:
+    """Ask ``bot`` for seat ``seat``'s move, timed; a fault raises ``_Forfeited``."""
+    turn = turn_for(view, context_of(peer), spec.time.per_move)
+    t0 = time.perf_counter()
+    try:
+        action = as_action(bot.choose(turn))
+    except BotFault as fault:
+        kind = fault.kind if fault.kind in FAULT_KINDS else "protocol"
+        raise _Forfeited(seat, kind, fault.detail) from None
+    except Exception as exc:
+        raise _Forfeited(seat, "crash", f"{type(exc).__name__}: {exc}") from None
+    seconds = time.perf_counter() - t0
+    clock.think[seat] += seconds
+    clock.longest[seat] = max(clock.longest[seat], seconds)
+    clock.moves += 1
+    if spec.time.over(seconds):
+        limit = f"limit {spec.time.per_move}s + {spec.time.margin}s"
+        raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
+    if action.move not in view.legal:
+        raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
+    return action.move.code
+
+
 def _decider(spec: GameSpec, seat: int, bot: Bot, peer: Peer, clock: _Clock) -> Decider:
     async def decide(view: PlayerView) -> int:
-        turn = turn_for(view, context_of(peer), spec.time.per_move)
-        t0 = time.perf_counter()
-        try:
-            action = as_action(await asyncio.to_thread(bot.choose, turn))
-        except BotFault as fault:
-            kind = fault.kind if fault.kind in FAULT_KINDS else "protocol"
-            raise _Forfeited(seat, kind, fault.detail) from None
-        except Exception as exc:
-            raise _Forfeited(seat, "crash", f"{type(exc).__name__}: {exc}") from None
-        seconds = time.perf_counter() - t0
-        clock.think[seat] += seconds
-        clock.longest[seat] = max(clock.longest[seat], seconds)
-        clock.moves += 1
-        if spec.time.over(seconds):
-            limit = f"limit {spec.time.per_move}s + {spec.time.margin}s"
-            raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
-        if action.move not in view.legal:
-            raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
-        return action.move.code
+        return await asyncio.to_thread(decide_now, spec, seat, bot, peer, clock=clock, view=view)
 
     return decide
 

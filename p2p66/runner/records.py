@@ -88,7 +88,6 @@ class GameResult:
     think: tuple[float, float]
     max_move: tuple[float, float]
     forfeit: Forfeit | None = None
-    replay: dict[str, Any] | None = field(default=None, compare=False)
     deals: tuple[DealtHand, ...] = ()
     moves_timed: tuple[tuple[TimedMove, ...], ...] | None = field(default=None, compare=False)
 

@@ -81,7 +81,6 @@ class RunConfig:
             mode=self.mode,
             first_dealer=deal.dealer,
             time=self.time,
-            record_replay=self.replay_dir is not None,
             replay_dir=self.replay_dir,
             deal=deal,
             record_moves=self.record_file is not None,
@@ -186,8 +185,6 @@ def _collect(
         if out is not None:
             out.write(result.to_line() + "\n")
             out.flush()
-        if config.replay_dir is not None and result.replay is not None:
-            _write_replay(Path(config.replay_dir), result)
         if config.record_file is not None:
             append_game(Path(config.record_file), record_text(config, result))
         if listener is None and config.sprt is None:
@@ -272,14 +269,6 @@ def record_text(config: RunConfig, result: GameResult) -> str:
         options=config.options.to_dict(),
         preset=preset_name(config.options) or "custom",
     )
-
-
-def _write_replay(directory: Path, result: GameResult) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"game-{result.game:06d}.json"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result.replay, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def start_line(config: RunConfig) -> str:

@@ -212,4 +212,4 @@ def test_the_game_record_file_holds_every_game_and_move(app: typer.Typer, tmp_pa
     code, text = invoke(
         app, "match", "random", "random", "--record", str(record), "--transport", "loopback"
     )
-    assert code == 2 and "--record needs --transport inproc" in text
+    assert code == 2 and "--record is for in-process games without --replays" in text

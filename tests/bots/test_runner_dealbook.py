@@ -133,6 +133,7 @@ def test_an_explicit_deck_is_dealt_exactly(app: typer.Typer, tmp_path: Path) -> 
     [
         (True, ("--matches", "2"), "use --hands"),
         (True, ("--hands", "2", "--transport", "loopback"), "cannot be chosen"),
+        (True, ("--hands", "2", "--replays", "r"), "peers (--replays) cannot deal"),
         (False, ("--hands", "8"), "holds 3 deals; 8 games need 4"),
     ],
 )
