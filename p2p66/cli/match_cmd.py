@@ -215,15 +215,19 @@ def match(
     try:
         if resume and (out is None or to_stdout):
             raise ResultsFileError("--resume needs --out FILE: the results to continue")
-        if to_stdout:
-            handle = sys.stdout
-            handle.write(start_line(config) + "\n")
-            handle.flush()
-        elif out is not None:
+        if out is not None and not to_stdout:
             handle, previous = open_results(out, config, resume)
     except (ResultsFileError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    if to_stdout:
+        handle = sys.stdout
+        try:
+            handle.write(start_line(config) + "\n")
+            handle.flush()
+        except BrokenPipeError:  # the reader of --out - left before the run began
+            silence_stdout()
+            raise typer.Exit(EXIT_READER_GONE) from None
     bar = Progress(config, sys.stderr) if progress else None
     if previous and bar is not None:
         typer.echo(f"resuming: {len(previous)} of {config.games} games already played", err=True)
