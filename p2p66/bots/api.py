@@ -117,6 +117,10 @@ class Bot(ABC):
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources; the bot is not used afterwards."""
 
+    def kill(self) -> None:
+        """Stop at once, without a goodbye (the run is being stopped); defaults to ``close``."""
+        self.close()
+
 
 class BotError(Exception):
     """A bot that cannot be created or started (bad name, bad options, missing command)."""

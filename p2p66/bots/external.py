@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -20,9 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from p2p66 import __version__
 from p2p66.bots.api import Action, Bot, BotFault, Turn
-from p2p66.bots.wire import NOTATION_TO_CODE, PROTOCOL, request_json, view_json
+from p2p66.bots.wire import ENGINE, NOTATION_TO_CODE, PROTOCOL, request_json, view_json
 from p2p66.engine.moves import MOVES
 from p2p66.engine.options import RuleOptions, preset_name
 from p2p66.engine.view import PlayerView
@@ -30,6 +31,7 @@ from p2p66.engine.view import PlayerView
 MAX_LINE = 1 << 16
 STARTUP_TIMEOUT = 10.0
 UNLIMITED_MOVE_CAP = 60.0  # a bot with no time limit still may not hang the run forever
+QUIT_GRACE = 2.0  # BOT.md: a bot exits within 2 s of quit
 _EOF = object()
 
 
@@ -56,6 +58,9 @@ class BotProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._stderr_file or subprocess.DEVNULL,
+                # its own process group: killing the bot kills what it started, and a
+                # Ctrl-C at the terminal reaches the runner only (which then stops it)
+                start_new_session=os.name == "posix",
             )
         except OSError as exc:
             raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {exc}") from None
@@ -90,7 +95,7 @@ class BotProcess:
         try:
             item = self._lines.get(timeout=max(0.0, timeout))
         except queue.Empty:
-            raise BotFault("timeout", f"no answer within {timeout:.3f}s") from None
+            raise BotFault("timeout", f"no answer within {timeout:.3f}s{self.log_note()}") from None
         if item is _EOF:
             raise BotFault("crash", f"the bot closed its output{self._exit_note()}")
         assert isinstance(item, bytes)
@@ -100,7 +105,7 @@ class BotProcess:
         try:
             message = json.loads(text)
         except json.JSONDecodeError:
-            raise BotFault("protocol", f"not JSON: {text[:120]!r}") from None
+            raise BotFault("protocol", f"not JSON: {text[:120]!r}{self.log_note()}") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise BotFault("protocol", f"not a message object with a type: {text[:120]!r}")
         return message
@@ -111,10 +116,30 @@ class BotProcess:
         try:
             code = self._proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
-            return ""
-        return f" (exit code {code})"
+            return self.log_note()
+        return f" (exit code {code}){self.log_note()}"
 
-    def stop(self, grace: float = 1.0) -> int | None:
+    def close_input(self) -> None:
+        """Close the bot's stdin (it must then exit: how a bot sees its runner die)."""
+        if self._proc is not None and self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+
+    def log_note(self) -> str:
+        """Where the bot's stderr went, for a fault message ('' when it was discarded)."""
+        return f"; its stderr is in {self._stderr_path}" if self._stderr_path else ""
+
+    def kill(self) -> None:
+        """SIGKILL the bot's whole process group now (a run being stopped)."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return
+        if os.name == "posix":
+            kill_group(proc.pid)
+        else:
+            proc.kill()
+
+    def stop(self, grace: float = QUIT_GRACE) -> int | None:
         """Ask the bot to quit, then make sure it is gone; returns its exit code."""
         proc = self._proc
         if proc is None:
@@ -127,8 +152,10 @@ class BotProcess:
         try:
             code = proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            self.kill()
             code = proc.wait()
+        if os.name == "posix":  # whatever the bot started goes with it
+            kill_group(proc.pid)
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
                 # closing flushes what a dead bot never read: a broken pipe is no news here
@@ -140,6 +167,12 @@ class BotProcess:
 
     def exited_by_itself(self) -> bool:
         return self._proc is not None and self._proc.poll() is not None
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (a bot and whatever it started)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 class ExternalBot(Bot):
@@ -204,10 +237,13 @@ class ExternalBot(Bot):
     def close(self) -> None:
         self.process.stop()
 
+    def kill(self) -> None:
+        self.process.kill()
+
 
 def handshake(process: BotProcess, timeout: float) -> dict[str, Any]:
     """Send hello and wait up to ``timeout`` seconds for ready (other messages are skipped)."""
-    process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
+    process.send({"type": "hello", "protocol": PROTOCOL, "engine": ENGINE})
     deadline = time.monotonic() + timeout
     while True:
         message = process.receive(deadline - time.monotonic())

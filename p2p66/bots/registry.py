@@ -13,6 +13,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from p2p66.bots.api import Bot, BotError
@@ -52,24 +53,34 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
     return ExpertBot(seed)
 
 
-def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import SEARCHES, SOLVE_TALON, StrongBot
-
+def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
+    """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
     _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search"))
-    ms = _number("strong", opts, "ms", 100.0)
-    samples = int(_number("strong", opts, "samples", 0))
-    endgame = int(_number("strong", opts, "endgame", 0, zero_ok=True))
-    solve = int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True))
-    search = SEARCHES.get(opts.get("search", "auto"))
-    if search is None:
-        raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {opts['search']!r}")
+    from p2p66.bots.strong import SEARCHES, SOLVE_TALON
+
+    search = opts.get("search", "auto")
+    if search not in SEARCHES:
+        raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {search!r}")
+    return {
+        "ms": _number("strong", opts, "ms", 100.0),
+        "samples": int(_number("strong", opts, "samples", 0)),
+        "endgame": int(_number("strong", opts, "endgame", 0, zero_ok=True)),
+        "solve": int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True)),
+        "search": search,
+    }
+
+
+def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
+    from p2p66.bots.strong import SEARCHES, StrongBot
+
+    settings = _strong_settings(opts)
     return StrongBot(
         seed,
-        budget=ms / 1000.0,
-        max_samples=samples or None,
-        endgame=endgame,
-        solve_talon=solve,
-        search=search,
+        budget=float(settings["ms"]) / 1000.0,
+        max_samples=int(settings["samples"]) or None,
+        endgame=int(settings["endgame"]),
+        solve_talon=int(settings["solve"]),
+        search=SEARCHES[str(settings["search"])],
     )
 
 
@@ -146,8 +157,9 @@ def make_bot(
     rules: RuleOptions,
     *,
     margin: float = 0.05,
+    stderr: Path | None = None,
 ) -> Bot:
-    """Build a fresh bot for one game; ``margin`` is the time grace for external bots."""
+    """Build a fresh bot for one game; ``margin`` and ``stderr`` (a log file): external only."""
     if spec.kind == "builtin":
         bot = BUILTINS[spec.name].factory(seed, dict(spec.options), rules)
         bot.name = spec.label
@@ -158,7 +170,29 @@ def make_bot(
         return make_vu_bot(spec.name, seed, rules)
     from p2p66.bots.external import ExternalBot
 
-    return ExternalBot(spec.command, rules, name=spec.label, margin=margin)
+    return ExternalBot(spec.command, rules, name=spec.label, margin=margin, stderr=stderr)
+
+
+def bot_settings(spec: BotSpec) -> dict[str, object]:
+    """What the results file records of a bot: its spec, every option, and reproducibility.
+
+    ``reproducible`` is False for a bot budgeted by time (its play depends on
+    the machine's speed, so ``--seed`` cannot repeat it), None when unknown
+    (an external command).
+    """
+    record: dict[str, object] = {"spec": spec.label, "kind": spec.kind}
+    if spec.kind == "builtin":
+        options: dict[str, object] = dict(spec.options)
+        reproducible = True
+        if spec.name == "strong":
+            options = dict(_strong_settings(dict(spec.options)))
+            reproducible = bool(options["samples"])  # samples=N replaces the time budget
+        record |= {"options": options, "reproducible": reproducible}
+    elif spec.kind == "vu":
+        record |= {"options": {}, "reproducible": True}
+    else:
+        record |= {"command": list(spec.command), "reproducible": None}
+    return record
 
 
 def _no_options(bot: str, opts: Mapping[str, str], allowed: tuple[str, ...]) -> None:

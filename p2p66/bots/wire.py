@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2p66.bots.api import Turn
-from p2p66.engine.cards import SUITS
-from p2p66.engine.moves import MOVE_NOTATION
-from p2p66.engine.scoring import HandResult
-from p2p66.engine.state import Phase
+from p2p66 import __version__
+from p2p66.bots.api import PublicMove, Turn
+from p2p66.engine.cards import CARDS, SUITS, Card
+from p2p66.engine.moves import MOVE_NOTATION, MOVES, Move
+from p2p66.engine.options import RuleOptions
+from p2p66.engine.scoring import HandResult, HowEnded
+from p2p66.engine.state import Marriage, Phase, TrickRecord
 from p2p66.engine.view import PlayerView
 
 PROTOCOL = "p2p66-bot/1"
+ENGINE = f"p2p66 {__version__}"
+"""What the runner calls itself in ``hello`` (and what results files record)."""
 
 PHASE_NAMES = {
     Phase.LEAD: "lead",
@@ -27,6 +31,7 @@ PHASE_NAMES = {
     Phase.OVER: "over",
 }
 NOTATION_TO_CODE = {n: i for i, n in enumerate(MOVE_NOTATION)}
+CARD_BY_CODE = {c.code: c for c in CARDS}
 
 
 def view_json(view: PlayerView) -> dict[str, Any]:
@@ -71,6 +76,8 @@ def result_json(result: HandResult) -> dict[str, Any]:
         "how": result.how.value,
         "card_points": list(result.card_points),
         "tricks": list(result.tricks),
+        "declarer": result.declarer,
+        "closer": result.closer,
     }
 
 
@@ -87,3 +94,112 @@ def request_json(turn: Turn, request_id: int, margin: float) -> dict[str, Any]:
         "legal": [m.notation for m in turn.legal],
         "clock": {"move_time": turn.time_limit, "margin": margin},
     }
+
+
+class WireError(ValueError):
+    """A bot message that does not parse: which field, and what was there."""
+
+
+def _card(text: Any) -> Card:
+    if not isinstance(text, str) or text not in CARD_BY_CODE:
+        raise WireError(f"{text!r} is not a card in RULES.md notation")
+    return CARD_BY_CODE[text]
+
+
+def _suit(text: Any) -> int:
+    if not isinstance(text, str) or text not in SUITS:
+        raise WireError(f"{text!r} is not a suit (C, D, H, S)")
+    return SUITS.index(text)
+
+
+def _move(text: Any) -> Move:
+    if not isinstance(text, str) or text not in NOTATION_TO_CODE:
+        raise WireError(f"{text!r} is not a move in RULES.md notation")
+    return MOVES[NOTATION_TO_CODE[text]]
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise WireError(f"{value!r} is not a pair of numbers")
+    return (int(value[0]), int(value[1]))
+
+
+def result_from_json(data: dict[str, Any]) -> HandResult:
+    """The inverse of ``result_json``."""
+    return HandResult(
+        winner=data["winner"],
+        game_points=int(data["game_points"]),
+        how=HowEnded(data["how"]),
+        card_points=_pair(data["card_points"]),
+        tricks=_pair(data["tricks"]),
+        declarer=data.get("declarer"),
+        closer=data.get("closer"),
+    )
+
+
+def view_from_json(data: Any, options: RuleOptions, legal: list[Any]) -> PlayerView:
+    """The inverse of ``view_json``: a seat's view rebuilt from a request (``bot serve``)."""
+    if not isinstance(data, dict):
+        raise WireError("view must be an object")
+    try:
+        phase = {name: phase for phase, name in PHASE_NAMES.items()}[data["phase"]]
+        snapshot = data["close_snapshot"]
+        return PlayerView(
+            seat=int(data["seat"]),
+            options=options,
+            dealer=int(data["dealer"]),
+            phase=phase,
+            to_act=int(data["to_act"]),
+            hand=tuple(_card(c) for c in data["hand"]),
+            trump_suit=_suit(data["trump_suit"]),
+            trump_card=None if data["trump_card"] is None else _card(data["trump_card"]),
+            talon_size=int(data["talon_size"]),
+            closed=bool(data["closed"]),
+            closer=data["closer"],
+            lead=None if data["lead"] is None else _card(data["lead"]),
+            lead_is_marriage=bool(data["lead_is_marriage"]),
+            played=frozenset(_card(c) for c in data["played"]),
+            tricks=tuple(
+                TrickRecord(t["leader"], _card(t["lead"]), _card(t["follow"]), t["winner"])
+                for t in data["tricks"]
+            ),
+            tricks_won=_pair(data["tricks_won"]),
+            my_points=int(data["my_points"]),
+            my_held_points=int(data["my_held_points"]),
+            opponent_points=int(data["opponent_points"]),
+            opponent_held_points=int(data["opponent_held_points"]),
+            close_snapshot=None if snapshot is None else _pair(snapshot),
+            opponent_hand_size=int(data["opponent_hand_size"]),
+            opponent_shown=tuple(_card(c) for c in data["opponent_shown"]),
+            marriages=tuple(
+                Marriage(m["seat"], _suit(m["suit"]), m["points"]) for m in data["marriages"]
+            ),
+            legal=tuple(_move(m) for m in legal),
+            result=None if data["result"] is None else result_from_json(data["result"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, WireError):
+            raise
+        raise WireError(f"malformed view: {exc!r}") from None
+
+
+def turn_from_json(message: dict[str, Any], options: RuleOptions) -> Turn:
+    """The inverse of ``request_json``: the ``Turn`` a request describes."""
+    try:
+        legal = message["legal"]
+        if not isinstance(legal, list) or not legal:
+            raise WireError("legal must be a non-empty list of moves")
+        clock = message.get("clock") or {}
+        limit = clock.get("move_time")
+        return Turn(
+            view=view_from_json(message["view"], options, legal),
+            moves=tuple(PublicMove(int(m["seat"]), _move(m["move"])) for m in message["moves"]),
+            first_trump=_card(message["first_trump"]),
+            hand_number=int(message["hand_number"]),
+            match_points=_pair(message["match_points"]),
+            time_limit=None if limit is None else float(limit),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, WireError):
+            raise
+        raise WireError(f"malformed request: {exc!r}") from None

@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 
 from p2p66 import __version__
-from p2p66.cli import bot_cmd, config_cmd, match_cmd, net_cmd, peers_cmd, play_cmd, replay_cmd
+from p2p66.cli import (
+    bot_cmd,
+    config_cmd,
+    deals_cmd,
+    match_cmd,
+    net_cmd,
+    peers_cmd,
+    play_cmd,
+    replay_cmd,
+    tournament_cmd,
+)
 from p2p66.cli.crash import report_crash
 from p2p66.cli.output import forgiving_streams, markup_mode
 from p2p66.live.loopback import loopback_table
@@ -56,7 +66,9 @@ play_cmd.register(app, table_factory=loopback_table)
 net_cmd.register(app)
 replay_cmd.register(app)
 match_cmd.register(app)
+tournament_cmd.register(app)
 bot_cmd.register(app)
+deals_cmd.register(app)
 peers_cmd.register(app)
 config_cmd.register(app)
 

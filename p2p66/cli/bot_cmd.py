@@ -1,4 +1,7 @@
-"""``p2p66 bot list`` and ``p2p66 bot check CMD``: the bots there are, and whether yours complies.
+"""``p2p66 bot list``, ``bot serve NAME`` and ``bot check CMD``.
+
+The bots there are, a built-in bot served over protocol/BOT.md, and whether
+yours complies.
 
 ``bot check`` exits 0 when the external bot broke no rule of
 ``protocol/BOT.md`` in a few hands of each preset, 1 when it did (every
@@ -9,13 +12,16 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import sys
 from typing import Annotated
 
 import typer
 
-from p2p66.bots.registry import BUILTINS
+from p2p66.bots.api import BotError
+from p2p66.bots.registry import BUILTINS, make_bot, parse_bot_spec
 from p2p66.cli.exits import BOT_CHECK_HELP
 from p2p66.cli.output import say
+from p2p66.engine.options import PRESETS
 from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE = 0, 1, 2
@@ -54,19 +60,57 @@ def list_bots() -> None:
     say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
+@bot_app.command("serve")
+def serve(
+    name: Annotated[str, typer.Argument(help="A built-in bot, with options: strong:samples=64")],
+    *,
+    seed: Annotated[int, typer.Option(help="Seed of the bots (one per game)")] = 1,
+) -> None:
+    """Run a built-in bot as an external one: protocol/BOT.md on stdin and stdout."""
+    from p2p66.bots.serve import serve as serve_bot
+
+    try:
+        spec = parse_bot_spec(name)
+        if spec.kind != "builtin":
+            raise BotError(f"{name!r} is not a built-in bot (see 'p2p66 bot list')")
+        make_bot(spec, 0, PRESETS["sixty-six"]).close()  # bad options fail here, not mid-match
+    except BotError as exc:
+        say(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    code = serve_bot(
+        spec.label,
+        lambda game_seed, rules: make_bot(spec, game_seed, rules),
+        seed=seed,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+    )
+    raise typer.Exit(code)
+
+
 @bot_app.command("check", epilog=BOT_CHECK_HELP)
 def check(
     command: Annotated[str, typer.Argument(help="The bot's command line, quoted")],
     *,
-    hands: Annotated[int, typer.Option(min=1, help="Hands per preset")] = 2,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "--hands",
+            min=1,
+            help="Per two-player preset: whole matches, one bot process for them all; "
+            "per bidding game: single hands",
+        ),
+    ] = 2,
     movetime: Annotated[float, typer.Option(help="Seconds the bot may take per move")] = 2.0,
     margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.5,
     quiet: Annotated[bool, typer.Option(help="Only print the verdict and the faults")] = False,
 ) -> None:
-    """Play a few hands of each preset against the bot and report every protocol fault.
+    """Play the bot as 'match' does and report every fault.
 
-    The presets: sixty-six, schnapsen and vu (two-player requests), then
-    north-american and cut-throat (bidding-game requests, "game": "bidding").
+    Two-player presets (sixty-six, schnapsen, vu): one process plays whole
+    matches. Then the bidding games (north-american, cut-throat: requests
+    with "game": "bidding"), one hand per game.
     """
     try:
         argv = shlex.split(command)
@@ -81,7 +125,7 @@ def check(
         raise typer.Exit(EXIT_USAGE)
     report = check_bot(
         argv,
-        hands_per_preset=hands,
+        games_per_preset=games,
         presets=CHECK_PRESETS,
         table_presets=TABLE_CHECK_PRESETS,
         movetime=movetime,

@@ -8,6 +8,7 @@ with ``--sprt``). Exit codes: 0 done; 1 a bot forfeited at least one game;
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import sys
@@ -30,9 +31,14 @@ from p2p66.engine.table import (
     is_table_preset,
     table_options,
 )
+from p2p66.runner.cluster import ClusterUnavailable, check_cluster_support
+from p2p66.runner.dealbook import read_book
+from p2p66.runner.deals import Deal
 from p2p66.runner.game import Mode, TimeControl
+from p2p66.runner.gsprt import MODELS, Model
+from p2p66.runner.reaper import RunStopped
 from p2p66.runner.records import GameResult, ResultsFileError
-from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
+from p2p66.runner.run import RunConfig, RunOutcome, open_results, run, start_line
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
 from p2p66.ui.escape import printable_lines
@@ -67,7 +73,13 @@ def match(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option NAME=VALUE (repeatable)")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every deal and every bot")] = 1,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of every deal and every bot. It reproduces a run only when no bot is "
+            "budgeted by time: give strong samples=N (and no ms) for a reproducible run"
+        ),
+    ] = 1,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once")] = 1,
     duplicate: Annotated[
         bool, typer.Option(help="Play every deal twice with the seats swapped")
@@ -86,6 +98,10 @@ def match(
     ] = None,
     alpha: Annotated[float, typer.Option(help="SPRT false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT false-negative rate")] = 0.05,
+    sprt_model: Annotated[
+        str,
+        typer.Option("--sprt-model", help="What ELO0 and ELO1 mean: logistic or normalized Elo"),
+    ] = "logistic",
     replays: Annotated[
         Path | None,
         typer.Option(help="Write every game's replay here (JSON; signed .p66 over loopback)"),
@@ -94,6 +110,37 @@ def match(
         str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
     ] = "inproc",
     progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
+    deals: Annotated[
+        Path | None,
+        typer.Option(
+            "--deals",
+            help="Play the deals of this deal book (see 'p2p66 deals make'), one per pair",
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Play the games on this Dask scheduler (tcp://HOST:8786) instead of local "
+            "processes; needs pip install 'p2p66[cluster]'",
+        ),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            help="Write every game as text to this one file (PGN-like: bots and their "
+            "options, decks, each move with its time); in-process games only",
+        ),
+    ] = None,
+    bot_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bot-logs",
+            help="Keep each external bot's stderr in a file here "
+            "(default with --out FILE: FILE's name without suffix plus '-bots')",
+        ),
+    ] = None,
 ) -> None:
     """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT.
 
@@ -110,6 +157,10 @@ def match(
             "--movetime": movetime is not None,
             "--concurrency": concurrency != 1,
             "--transport": transport != "inproc",
+            "--deals": deals is not None,
+            "--record": record is not None,
+            "--cluster": cluster is not None,
+            "--bot-logs": bot_logs is not None,
         }
         table_match(
             preset_name,
@@ -125,7 +176,7 @@ def match(
         typer.echo(f"error: {preset_name} is a two-player game: give two bots", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
-        config = _config(
+        config = build_config(
             bot_a,
             bot_b,
             matches=matches,
@@ -140,10 +191,21 @@ def match(
             sprt=sprt,
             alpha=alpha,
             beta=beta,
+            sprt_model=sprt_model,
             replays=replays,
             transport=transport,
+            bot_logs=bot_logs_dir(bot_logs, out),
+            deals=deals,
+            record=record,
+            cluster=cluster,
         )
-    except (BotError, RuleOptionError, TransportUnavailable, ValueError) as exc:
+    except (
+        BotError,
+        RuleOptionError,
+        TransportUnavailable,
+        ClusterUnavailable,
+        ValueError,
+    ) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     to_stdout = out is not None and str(out) == "-"
@@ -153,21 +215,39 @@ def match(
     try:
         if resume and (out is None or to_stdout):
             raise ResultsFileError("--resume needs --out FILE: the results to continue")
-        if to_stdout:
-            handle = sys.stdout
-        elif out is not None:
+        if out is not None and not to_stdout:
             handle, previous = open_results(out, config, resume)
     except (ResultsFileError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    if to_stdout:
+        handle = sys.stdout
+        try:
+            handle.write(start_line(config) + "\n")
+            handle.flush()
+        except BrokenPipeError:  # the reader of --out - left before the run began
+            silence_stdout()
+            raise typer.Exit(EXIT_READER_GONE) from None
     bar = Progress(config, sys.stderr) if progress else None
     if previous and bar is not None:
         typer.echo(f"resuming: {len(previous)} of {config.games} games already played", err=True)
     try:
         outcome = run(config, out=handle, previous=previous, listener=bar)
+        if handle is not None:
+            summary_line = json.dumps(
+                outcome.summary(config).to_json(config.sprt), separators=(",", ":")
+            )
+            handle.write(summary_line + "\n")
+            handle.flush()
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished games are in the results file", err=True)
         raise typer.Exit(130) from None
+    except RunStopped as stop:
+        typer.echo(f"\n{stop}: finished games are in the results file", err=True)
+        raise typer.Exit(128 + stop.signum) from None
+    except ClusterUnavailable as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except BrokenPipeError:  # the reader of --out - left: nobody wants the rest
         silence_stdout()
         raise typer.Exit(EXIT_READER_GONE) from None
@@ -260,7 +340,7 @@ def _check_table_bot(spec: str, rules: TableOptions) -> None:
         make_table_bot(spec, 0)
 
 
-def _config(
+def build_config(
     bot_a: str,
     bot_b: str,
     *,
@@ -278,18 +358,47 @@ def _config(
     beta: float,
     replays: Path | None,
     transport: str,
+    sprt_model: str = "logistic",
+    bot_logs: Path | None = None,
+    deals: Path | None = None,
+    record: Path | None = None,
+    cluster: str | None = None,
 ) -> RunConfig:
+    """The run the options describe; ValueError (or BotError, ...) says what is wrong."""
     if matches is not None and hands is not None:
         raise ValueError("give --matches or --hands, not both")
     mode: Mode = "hands" if hands is not None else "matches"
-    games = hands if hands is not None else (matches if matches is not None else 100)
+    rules = _rules(preset_name, options)
+    book = read_book(deals, rules.deck_size) if deals is not None else None
+    per_deal = 2 if duplicate else 1
+    default = 100 if book is None else per_deal * len(book)
+    games = hands if hands is not None else (matches if matches is not None else default)
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if duplicate and games % 2:
-        games += 1
+        flag = "--hands" if hands is not None else "--matches"
+        raise ValueError(
+            f"{flag} {games} is odd: duplicate deals play every deal twice, seats swapped; "
+            f"give {games + 1} (or {games - 1}), or --no-duplicate"
+            if games > 1
+            else f"{flag} 1: duplicate deals play every deal twice; give 2, or --no-duplicate"
+        )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
-    rules = _rules(preset_name, options)
+    if record is not None and (transport != "inproc" or replays is not None):
+        raise ValueError(
+            "--record is for in-process games without --replays: with peers (loopback, "
+            "or --replays) the signed replays are the record ('p2p66 replay export text')"
+        )
+    if cluster is not None:
+        check_cluster_support()  # replays and bot logs go to each worker's disk (README)
+    if book is not None:
+        peers = None  # who deals: the referee (None), or peers playing the protocol
+        if transport != "inproc":
+            peers = f"--transport {transport}"
+        elif replays is not None:
+            peers = "--replays"
+        check_book(book, games, per_deal, mode=mode, peers=peers, path=deals)
     specs = (parse_bot_spec(bot_a), parse_bot_spec(bot_b))
     for spec in specs:
         check_spec(spec, rules)
@@ -306,8 +415,57 @@ def _config(
         concurrency=concurrency,
         transport=transport,
         replay_dir=str(replays) if replays is not None else None,
-        sprt=Sprt(sprt[0], sprt[1], alpha, beta) if sprt is not None else None,
+        bot_logs=str(bot_logs) if bot_logs is not None else None,
+        deals=tuple(book) if book is not None else None,
+        record_file=str(record) if record is not None else None,
+        cluster=cluster,
+        sprt=Sprt(sprt[0], sprt[1], alpha, beta, _model(sprt_model)) if sprt is not None else None,
     )
+
+
+def check_book(
+    book: list[Deal],
+    games: int,
+    per_deal: int,
+    *,
+    mode: Mode,
+    peers: str | None,
+    path: Path | None,
+) -> None:
+    """A deal book must hold enough deals, and explicit decks only fit single hands in process."""
+    needed = -(-games // per_deal)
+    if needed > len(book):
+        raise ValueError(
+            f"{path} holds {len(book)} deals; {games} games need {needed} "
+            f"({per_deal} game{'s' if per_deal > 1 else ''} per deal)"
+        )
+    if any(d.deck is not None for d in book[:needed]):
+        if mode != "hands":
+            raise ValueError(
+                f"{path} gives explicit decks, which are single hands: use --hands "
+                "(or a book of seeds: 'p2p66 deals make' without --decks)"
+            )
+        if peers is not None:
+            raise ValueError(
+                f"{path} gives explicit decks, which peers ({peers}) cannot deal "
+                "(a mental-poker deck cannot be chosen): use a book of seeds"
+            )
+
+
+def _model(name: str) -> Model:
+    for model in MODELS:
+        if name == model:
+            return model
+    raise ValueError(f"--sprt-model is logistic or normalized, not {name!r}")
+
+
+def bot_logs_dir(given: Path | None, out: Path | None) -> Path | None:
+    """Where external bots' stderr goes: ``--bot-logs``, else beside a results file."""
+    if given is not None:
+        return given
+    if out is None or str(out) == "-":
+        return None
+    return out.with_name(f"{out.stem}-bots")
 
 
 def _rules(preset_name: str, options: list[str]) -> RuleOptions:
@@ -406,10 +564,17 @@ def print_table(config: RunConfig, outcome: RunOutcome, stream: IO[str]) -> None
         f"Elo {_elo(est.elo)} [{_elo(est.elo_low)}, {_elo(est.elo_high)}]  "
         f"LOS {100 * s.los:.1f}%",
     ]
+    if sum(s.counts):
+        shape = ("pairs", "0-½-1-1½-2") if len(s.counts) == 5 else ("games", "loss-draw-win")
+        lines.append(
+            f"{shape[0].capitalize()} scored {shape[1]}: {' '.join(map(str, s.counts))}  "
+            f"nElo {_elo(s.nelo[0])} ±{_num(s.nelo[1])}"
+        )
     if config.sprt is not None and s.llr is not None:
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}
         lines.append(
-            f"SPRT elo0={config.sprt.elo0:g} elo1={config.sprt.elo1:g} "
+            f"SPRT ({config.sprt.model}, {'pentanomial' if len(s.counts) == 5 else 'trinomial'}) "
+            f"elo0={config.sprt.elo0:g} elo1={config.sprt.elo1:g} "
             f"alpha={config.sprt.alpha:g} beta={config.sprt.beta:g}: LLR {s.llr:+.2f} "
             f"[{config.sprt.lower:.2f}, {config.sprt.upper:.2f}] {verdict[s.sprt or 'continue']}"
         )

@@ -1,10 +1,15 @@
-"""``p2p66 bot check``: play a few hands against an external bot and list every protocol fault.
+"""``p2p66 bot check``: play an external bot the way ``match`` does and list every fault.
 
-Unlike a match, a check does not stop at the first fault: it records it,
-plays a random legal move in the bot's place, restarts the bot if the
-conversation cannot go on (a timeout, a crash, garbage), and keeps going,
-so one run shows everything that is wrong. It also checks the handshake,
-that an unknown message type is ignored, and that ``quit`` ends the process.
+One process per preset plays whole matches one after the other, exactly
+as a match run keeps a bot: a second ``new_game``, hands after the first
+(``hand_number`` above 1, match points that are not 0), requests after a
+``hand_end``, request ids counting up across games. Unlike a match, a
+check does not stop at the first fault: it records it, plays a random
+legal move in the bot's place, replaces the process if the conversation
+cannot go on (a timeout, a crash, garbage), and keeps going, so one run
+shows everything that is wrong. It also checks the handshake, that an
+unknown message type is ignored, that ``quit`` ends the process, and that
+the end of its input does too (how a bot learns that its runner died).
 """
 
 from __future__ import annotations
@@ -15,17 +20,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p66.bots.api import BotFault, Turn
-from p2p66.bots.external import BotProcess, ExternalBot
+from p2p66.bots.external import QUIT_GRACE, BotProcess, ExternalBot
 from p2p66.bots.random_bot import RandomBot
 from p2p66.bots.table.external import ExternalTableBot
 from p2p66.bots.table.simple import TableRandom
+from p2p66.bots.wire import PROTOCOL
+from p2p66.engine.match import Match
 from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import PRESETS, RuleOptions
 from p2p66.engine.table import BiddingOptions, new_bidding_hand, table_preset, table_view
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
-from p2p66.runner.table import HandTable
+from p2p66.runner.table import HandTable, first_trump
 
 CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
 # The bidding games (their own view and bid:N / pass). three-handed needs no check of
@@ -68,7 +75,7 @@ Say = Callable[[str], None]
 def check_bot(
     command: Sequence[str],
     *,
-    hands_per_preset: int = 2,
+    games_per_preset: int = 2,
     presets: Sequence[str] = CHECK_PRESETS,
     table_presets: Sequence[str] = (),
     movetime: float = 2.0,
@@ -77,7 +84,14 @@ def check_bot(
     seed: int = 1,
     say: Say | None = None,
 ) -> CheckReport:
-    """Run the compliance check of ``command``; ``say`` gets one line per step."""
+    """Run the compliance check of ``command``; ``say`` gets one line per step.
+
+    Per preset one process plays ``games_per_preset`` whole matches, as a
+    match run does: ``new_game`` again for each, hands after the first
+    (``hand_number`` > 1, match points not 0), requests after ``hand_end``.
+    Each bidding-game preset of ``table_presets`` then plays
+    ``games_per_preset`` single hands, a fresh process for each.
+    """
     report = CheckReport(tuple(command))
     note = say or (lambda _text: None)
     _check_handshake(report, startup_timeout, note)
@@ -85,18 +99,22 @@ def check_bot(
         return report  # no point playing with a bot that cannot say hello
     settings = _Settings(movetime, margin, startup_timeout, seed, random.Random(seed))
     for name in presets:
-        for hand in range(hands_per_preset):
-            where = f"{name} hand {hand + 1}"
-            _check_hand(report, PRESETS[name], hand, where=where, settings=settings)
+        rules = PRESETS[name]
+        player = _Player(report, settings, rules)
+        for game in range(games_per_preset):
+            where = f"{name} game {game + 1}"
+            _check_game(report, player, rules, game, where=where, settings=settings)
             note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
+        player.close()
     for name in table_presets:
         opts = table_preset(name)
         assert isinstance(opts, BiddingOptions)
-        for hand in range(hands_per_preset):
+        for hand in range(games_per_preset):
             where = f"{name} hand {hand + 1}"
             _check_table_hand(report, opts, hand, where=where, settings=settings)
             note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
     _check_quit(report, startup_timeout, note)
+    _check_end_of_input(report, startup_timeout, note)
     return report
 
 
@@ -129,63 +147,128 @@ class _Settings:
     rng: random.Random
 
 
-def _check_hand(
-    report: CheckReport, rules: RuleOptions, hand: int, *, where: str, settings: _Settings
+class _Player:
+    """The bot under test: one process for many games, replaced only after a fault."""
+
+    def __init__(self, report: CheckReport, settings: _Settings, rules: RuleOptions) -> None:
+        self.report = report
+        self.settings = settings
+        self.rules = rules
+        self.bot: ExternalBot | None = None
+
+    def running(self) -> ExternalBot:
+        if self.bot is None:
+            self.bot = ExternalBot(
+                self.report.command,
+                self.rules,
+                margin=self.settings.margin,
+                startup_timeout=self.settings.startup_timeout,
+            )
+        return self.bot
+
+    def fault(self, kind: str, where: str, detail: str, *, broken: bool) -> None:
+        """Record a fault; a broken conversation means a fresh process from here on."""
+        self.report.faults.append(CheckFault(kind, where, detail))
+        if broken and self.bot is not None:
+            self.bot.kill()
+            self.bot.close()
+            self.bot = None
+
+    def close(self) -> None:
+        if self.bot is not None:
+            self.bot.close()
+            self.bot = None
+
+
+MAX_CHECK_HANDS = 30  # a match to 7 takes 3 to 7 hands; this is only a guard
+
+
+def _check_game(
+    report: CheckReport,
+    player: _Player,
+    rules: RuleOptions,
+    game: int,
+    *,
+    where: str,
+    settings: _Settings,
 ) -> None:
-    """One hand against ``random``; the bot sits in seat ``hand % 2``."""
-    seat_bot = hand % 2
+    """One whole match against ``random``; the bot sits in seat ``game % 2``."""
+    seat_bot = game % 2
     rng = settings.rng
-    bot: ExternalBot | None = ExternalBot(
-        report.command, rules, margin=settings.margin, startup_timeout=settings.startup_timeout
-    )
-    assert bot is not None
     opponent = RandomBot(rng.getrandbits(32))
-    table = HandTable.deal(rules, deal_deck(settings.seed, hand, 0, rules.deck_size), hand % 2)
     try:
+        bot = player.running()
         bot.start_game(seat_bot, rules)
         bot.process.send({"type": "x-unknown-extension", "note": "bots must ignore this"})
     except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, f"{where}, start", fault.detail))
-        bot.close()
-        bot = None
-    while not table.is_over:
-        turn = table.turn(settings.movetime)
-        if turn.seat != seat_bot:
-            code = opponent.choose(turn).code
-        else:
-            at = f"{where}, move {len(table.log) + 1}"
-            code, bot = _bot_move(report, bot, turn, at=at, rng=rng)
-        table.play(code)
-    report.hands += 1
-    if bot is not None:
-        try:
-            bot.end_hand(view_of(table.state, seat_bot))
-        except BotFault as fault:
-            report.faults.append(CheckFault(fault.kind, f"{where}, hand_end", fault.detail))
-        bot.close()
+        player.fault(fault.kind, f"{where}, start", fault.detail, broken=True)
+    match = Match(rules, first_dealer=game % 2)
+    hand = 0
+    while not match.is_over and hand < MAX_CHECK_HANDS:
+        deck = deal_deck(settings.seed, game, hand, rules.deck_size)
+        table = HandTable(
+            match.new_hand(deck),
+            first_trump(rules, deck),
+            hand_number=hand + 1,
+            match_points=match.game_points,
+        )
+        at_hand = f"{where} hand {hand + 1}"
+        while not table.is_over:
+            turn = table.turn(settings.movetime)
+            if turn.seat != seat_bot:
+                code = opponent.choose(turn).code
+            else:
+                code = _bot_move(report, player, turn, at=at_hand, rng=rng)
+            table.play(code)
+        report.hands += 1
+        if player.bot is not None:
+            try:
+                player.bot.end_hand(view_of(table.state, seat_bot))
+            except BotFault as fault:
+                player.fault(fault.kind, f"{at_hand}, hand_end", fault.detail, broken=True)
+        assert table.state.result is not None
+        match = match.record(table.state.result)
+        hand += 1
 
 
 def _bot_move(
-    report: CheckReport, bot: ExternalBot | None, turn: Turn, *, at: str, rng: random.Random
-) -> tuple[int, ExternalBot | None]:
-    """The bot's move, or a random stand-in after a fault (the bot is dropped if broken)."""
+    report: CheckReport,
+    player: _Player,
+    turn: Turn,
+    *,
+    at: str,
+    rng: random.Random,
+) -> int:
+    """The bot's move, or a random stand-in after a fault (a fresh process joins next game)."""
     legal = [m.code for m in turn.legal]
-    if bot is None:
-        return rng.choice(legal), None
+    at = f"{at}, move {len(turn.moves) + 1}"
+    if player.bot is None:
+        return rng.choice(legal)
     started = time.perf_counter()
     try:
-        move = bot.choose(turn).move
+        move = player.bot.choose(turn).move
     except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, at, fault.detail))
-        bot.close()
-        return rng.choice(legal), None
+        player.fault(fault.kind, at, fault.detail, broken=True)
+        return rng.choice(legal)
     report.moves += 1
     report.slowest = max(report.slowest, time.perf_counter() - started)
     if move.code not in legal:
         shown = ", ".join(MOVE_NOTATION[c] for c in legal)
-        report.faults.append(CheckFault("illegal", at, f"{move} is not legal; legal: {shown}"))
-        return rng.choice(legal), bot
-    return move.code, bot
+        player.fault("illegal", at, f"{move} is not legal; legal: {shown}", broken=False)
+        return rng.choice(legal)
+    return move.code
+
+
+def _check_end_of_input(report: CheckReport, grace: float, note: Say) -> None:
+    """A bot whose stdin closes (its runner died) must exit by itself within 2 s."""
+    _check_exit(
+        report,
+        grace,
+        note,
+        where="end of input",
+        cause="stdin closing",
+        stop=BotProcess.close_input,
+    )
 
 
 def _check_table_hand(
@@ -248,23 +331,39 @@ def _check_table_hand(
 
 
 def _check_quit(report: CheckReport, grace: float, note: Say) -> None:
+    """A bot must exit within 2 s of ``quit``."""
+    _check_exit(
+        report, grace, note, where="quit", cause="quit", stop=lambda p: p.send({"type": "quit"})
+    )
+
+
+def _check_exit(
+    report: CheckReport,
+    grace: float,
+    note: Say,
+    *,
+    where: str,
+    cause: str,
+    stop: Callable[[BotProcess], None],
+) -> None:
+    """Start a fresh process, shake hands, ``stop`` it, and see that it exits in time."""
     process = BotProcess(report.command)
     try:
-        process.send({"type": "hello", "protocol": "p2p66-bot/1", "engine": "p2p66 check"})
+        process.send({"type": "hello", "protocol": PROTOCOL, "engine": "p2p66 check"})
         deadline = time.monotonic() + grace
         while process.receive(deadline - time.monotonic())["type"] != "ready":
             pass
-        process.send({"type": "quit"})
-        deadline = time.monotonic() + 2.0
+        stop(process)
+        deadline = time.monotonic() + QUIT_GRACE
         while time.monotonic() < deadline and not process.exited_by_itself():
             time.sleep(0.02)
-        if not process.exited_by_itself():
-            report.faults.append(
-                CheckFault("protocol", "quit", "the bot did not exit within 2 s of quit")
-            )
+        if process.exited_by_itself():
+            note(f"{where}: the bot exited")
         else:
-            note("quit: the bot exited")
+            detail = f"the bot did not exit within {QUIT_GRACE:g} s of {cause}"
+            report.faults.append(CheckFault("protocol", where, detail))
     except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, "quit", fault.detail))
+        report.faults.append(CheckFault(fault.kind, where, fault.detail))
     finally:
+        process.kill()
         process.stop(grace=0.2)

@@ -19,8 +19,16 @@ from p2p66.engine.moves import MOVE_NOTATION, Move
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.state import HandState
 from p2p66.engine.view import view_of
-from p2p66.runner.deals import deal_deck
-from p2p66.runner.records import FAULT_KINDS, FaultKind, Forfeit, GameResult, Side
+from p2p66.runner.deals import Deal, shown_deck
+from p2p66.runner.records import (
+    FAULT_KINDS,
+    DealtHand,
+    FaultKind,
+    Forfeit,
+    GameResult,
+    Side,
+    TimedMove,
+)
 from p2p66.runner.table import HandTable, first_trump
 
 Mode = Literal["matches", "hands"]
@@ -50,6 +58,12 @@ class GameSpec:
     first_dealer: int = 0
     time: TimeControl = TimeControl()
     replay_dir: str | None = None  # each game's signed replay (.p66) is written here
+    deal: Deal | None = None  # None: deal pair ``pair`` of the run seed
+    record_moves: bool = False  # keep each move's time and info for the game record file
+
+    @property
+    def the_deal(self) -> Deal:
+        return self.deal if self.deal is not None else Deal(self.seed, self.pair)
 
 
 class _Forfeited(Exception):
@@ -71,9 +85,12 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     moves = 0
     started = time.perf_counter()
     hand_no = 0
+    dealt: list[DealtHand] = []
+    timed: list[list[TimedMove]] = []
     forfeit: Forfeit | None = _start(seats, side_of, options)
     while forfeit is None:
-        deck = deal_deck(spec.seed, spec.pair, hand_no, options.deck_size)
+        deck = spec.the_deal.deck_for(hand_no, options.deck_size)
+        dealt.append(DealtHand(match.dealer, shown_deck(deck)))
         table = HandTable(
             match.new_hand(deck),
             first_trump(options, deck),
@@ -81,11 +98,14 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
             match_points=match.game_points,
         )
         state = table.state
+        timed.append([])
         try:
             while not state.is_over:
                 seat = state.to_act
                 turn = table.turn(spec.time.per_move)
-                move, seconds = _ask(seats[seat], seat, turn, state, spec.time)
+                move, seconds, info = _ask(seats[seat], seat, turn, state, spec.time)
+                if spec.record_moves:
+                    timed[-1].append(TimedMove(seat, move.notation, seconds, info))
                 think[seat] += seconds
                 longest[seat] = max(longest[seat], seconds)
                 table.play(move.code)
@@ -118,12 +138,14 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
         a_seat=spec.a_seat,
         winner=winner,
         points=a_points,
-        hands=len(match.results) + (1 if forfeit is not None else 0),
+        hands=len(dealt),
         moves=moves,
         seconds=time.perf_counter() - started,
         think=(think[a], think[b]),
         max_move=(longest[a], longest[b]),
         forfeit=forfeit,
+        deals=tuple(dealt),
+        moves_timed=tuple(tuple(h) for h in timed) if spec.record_moves else None,
     )
 
 
@@ -142,7 +164,7 @@ def _start(seats: list[Bot], side_of: tuple[Side, Side], rules: RuleOptions) -> 
 
 def _ask(
     bot: Bot, seat: int, turn: Turn, state: HandState, clock: TimeControl
-) -> tuple[Move, float]:
+) -> tuple[Move, float, dict[str, str | int | float | bool]]:
     t0 = time.perf_counter()
     try:
         action = as_action(bot.choose(turn))
@@ -160,7 +182,7 @@ def _ask(
     if not isinstance(move, Move) or move not in turn.legal:
         legal = ", ".join(MOVE_NOTATION[c] for c in state.legal_codes())
         raise _Forfeited(seat, "illegal", f"{move!s} is not legal here; legal: {legal}")
-    return move, seconds
+    return move, seconds, dict(action.info)
 
 
 def _notify_end(bot: Bot, view: Any) -> None:

@@ -6,11 +6,15 @@ dealing with mental poker and exchanging signed moves, exactly as two
 people on two machines would (``p2p66.live``). The runner only decides for
 each seat, by asking its bot, and measures the time.
 
-Differences from ``inproc``: the deck comes from the peers' joint shuffle
-(seeded by the run seed and game number, so runs are still reproducible),
-which means the two games of a duplicate pair swap seats but do not share
-cards. With ``--replays DIR`` each game's signed replay (seat 0's copy)
-is written there as ``game-NNNNNN.p66``, verifiable with ``p2p66 verify``.
+Differences from ``inproc``: the deck comes from the peers' joint shuffle.
+Every secret of both peers (identities, coin flip, hand seeds) is derived
+from the game's deal, not its number, so the two games of a duplicate pair
+run the same shuffle and get the same cards, seats swapped, and a run is
+reproducible. The cards are not those ``inproc`` deals for the same seed,
+and a deal book's explicit decks cannot be played (a mental-poker deck
+cannot be chosen); its seed deals can. With ``--replays DIR`` each game's
+signed replay (seat 0's copy) is written there as ``game-NNNNNN.p66``,
+verifiable with ``p2p66 verify``.
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
 from p2p66.net.identity import MAX_NAME_LENGTH
 from p2p66.replay.fileio import ReplayWriter
+from p2p66.runner.deals import Deal, shown_deck
 from p2p66.runner.game import GameSpec, _Forfeited
-from p2p66.runner.records import FAULT_KINDS, Forfeit, GameResult, Side
+from p2p66.runner.records import FAULT_KINDS, DealtHand, Forfeit, GameResult, Side
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
 from p2p66.ui.bots import turn_for
@@ -51,8 +56,11 @@ def play_over_loopback(
     return asyncio.run(_play(spec, bot_a, bot_b, soundness))
 
 
-def _secret(spec: GameSpec, deal: int, seat: int, what: str) -> bytes:
-    return hashlib.sha256(f"p2p66-loopback:{spec.seed}:{deal}:{seat}:{what}".encode()).digest()
+def _secret(deal: Deal, seat: int, what: str) -> bytes:
+    """Seat ``seat``'s secret ``what``: a function of the deal, alike in both games of a pair."""
+    if deal.deck is not None:
+        raise ValueError("peers cannot deal a chosen deck: a deal played by peers must be a seed")
+    return hashlib.sha256(f"p2p66-loopback:{deal.key}:{seat}:{what}".encode()).digest()
 
 
 @dataclass
@@ -72,6 +80,10 @@ class Seating:
         """The game's result from seat 0's machine (the forfeit, if a bot forfeited)."""
         spec, side_of, forfeit, clock = self.spec, self.side_of, self.forfeit, self.clock
         match = self.peers[0].machine.match
+        dealt = tuple(
+            DealtHand(hand.dealer, None if hand.deck is None else shown_deck(hand.deck))
+            for hand in self.peers[0].machine.hands
+        )
         points = match.game_points if match is not None else (0, 0)
         a, b = spec.a_seat, 1 - spec.a_seat
         winner: Side | None
@@ -87,17 +99,18 @@ class Seating:
             a_seat=spec.a_seat,
             winner=winner,
             points=(points[a], points[b]),
-            hands=len(match.results) if match is not None else 0,
+            hands=len(dealt),
             moves=clock.moves,
             seconds=time.perf_counter() - self.started,
             think=(clock.think[a], clock.think[b]),
             max_move=(clock.longest[a], clock.longest[b]),
             forfeit=forfeit,
+            deals=dealt,
         )
 
 
-def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int, deal: int) -> Seating:
-    """Start both bots and make the two peers; ``deal`` seeds their keys and shuffles."""
+def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> Seating:
+    """Start both bots and make the two peers; the game's deal seeds their keys and shuffles."""
     seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
     side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
     rules = spec.options
@@ -111,10 +124,10 @@ def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int, deal: int)
             forfeit = Forfeit(side_of[seat], kind, f"at the start: {exc}")
             break
     ids = [
-        Identity.from_seed(seat_name(seats[s], s), _secret(spec, deal, s, "identity"))
+        Identity.from_seed(seat_name(seats[s], s), _secret(spec.the_deal, s, "identity"))
         for s in (0, 1)
     ]
-    rngs = [random.Random(_secret(spec, deal, s, "rng")).randbytes for s in (0, 1)]
+    rngs = [random.Random(_secret(spec.the_deal, s, "rng")).randbytes for s in (0, 1)]
     peers = [
         Peer(0, _signer(ids[0]), options=rules, soundness=soundness, rng=rngs[0]),
         Peer(1, _signer(ids[1]), rng=rngs[1]),
@@ -123,7 +136,7 @@ def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int, deal: int)
 
 
 async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
-    seating = seat_bots(spec, bot_a, bot_b, soundness, spec.game)
+    seating = seat_bots(spec, bot_a, bot_b, soundness)
     if seating.forfeit is None:
         try:
             await _run_peers(spec, seating.seats, seating.peers, seating.ids, seating.clock)

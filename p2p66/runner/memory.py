@@ -39,7 +39,7 @@ SOUNDNESS = 0
 
 def play_in_memory(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     """Play one game as two in-memory peers; write its replay if ``spec.replay_dir`` is set."""
-    seating = seat_bots(spec, bot_a, bot_b, SOUNDNESS, spec.pair)
+    seating = seat_bots(spec, bot_a, bot_b, SOUNDNESS)
     if seating.forfeit is None:
         try:
             _play(seating)

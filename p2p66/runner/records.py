@@ -9,7 +9,7 @@ flushed as the game ends (in completion order; ``game`` numbers say which).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Side = Literal["a", "b"]
@@ -34,11 +34,47 @@ class Forfeit:
 
 
 @dataclass(frozen=True, slots=True)
+class DealtHand:
+    """One hand's deal as the results record it: dealer and deck (card codes, index 0 first).
+
+    ``deck`` is None only over loopback for a hand cut short by a forfeit,
+    whose shuffle the peers never opened.
+    """
+
+    dealer: int
+    deck: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "deck": self.deck}
+
+    @classmethod
+    def from_json(cls, data: Any) -> DealtHand:
+        if not isinstance(data, dict) or data.get("dealer") not in (0, 1):
+            raise ResultsFileError(f"bad deal {data!r}")
+        deck = data.get("deck")
+        if deck is not None and not isinstance(deck, str):
+            raise ResultsFileError(f"bad deck {deck!r}")
+        return cls(int(data["dealer"]), deck)
+
+
+@dataclass(frozen=True, slots=True)
+class TimedMove:
+    """One decision as the game record file shows it: who, what, how long, the bot's info."""
+
+    seat: int
+    move: str
+    seconds: float
+    info: dict[str, str | int | float | bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One finished game (a match to the target, or a single hand in ``--hands`` mode).
 
     ``a_seat`` is the seat bot A played; ``points`` are game points (A, B);
-    ``winner`` is None only for a tied single hand.
+    ``winner`` is None only for a tied single hand. ``hands`` counts the
+    hands dealt, a hand cut short by a forfeit included (0 when a bot could
+    not start); ``deals`` is each of them.
     """
 
     game: int
@@ -52,6 +88,8 @@ class GameResult:
     think: tuple[float, float]
     max_move: tuple[float, float]
     forfeit: Forfeit | None = None
+    deals: tuple[DealtHand, ...] = ()
+    moves_timed: tuple[tuple[TimedMove, ...], ...] | None = field(default=None, compare=False)
 
     @property
     def score_a(self) -> float:
@@ -74,6 +112,7 @@ class GameResult:
             "think": [round(t, 4) for t in self.think],
             "max_move": [round(t, 4) for t in self.max_move],
             "forfeit": self.forfeit.to_json() if self.forfeit else None,
+            "deals": [d.to_json() for d in self.deals],
         }
 
     def to_line(self) -> str:
@@ -108,6 +147,7 @@ class GameResult:
                 think=_pair(data["think"], float),
                 max_move=_pair(data["max_move"], float),
                 forfeit=forfeit,
+                deals=tuple(DealtHand.from_json(d) for d in data.get("deals", [])),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ResultsFileError):

@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import IO, Any
 
 from p2p66.bots.api import Bot
-from p2p66.bots.registry import BotSpec
-from p2p66.engine.options import RuleOptions
-from p2p66.runner.deals import bot_seed
+from p2p66.bots.registry import BotSpec, bot_settings
+from p2p66.bots.wire import ENGINE
+from p2p66.engine.options import RuleOptions, preset_name
+from p2p66.runner.dealbook import book_digest
+from p2p66.runner.deals import Deal, bot_seed
 from p2p66.runner.game import GameSpec, Mode, TimeControl
-from p2p66.runner.keep import KEEPER, close_at_exit
+from p2p66.runner.gamerecord import append_game, game_text
+from p2p66.runner.keep import KEEPER, worker_start
+from p2p66.runner.reaper import stop_on_signals
 from p2p66.runner.records import GameResult, ResultsFileError, Side
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import get_transport
@@ -47,10 +52,26 @@ class RunConfig:
     transport: str = "inproc"
     replay_dir: str | None = None
     sprt: Sprt | None = None
+    bot_logs: str | None = None
+    deals: tuple[Deal, ...] | None = None  # a deal book: pair k plays deals[k]
+    record_file: str | None = None  # the game record file (in-process games)
+    cluster: str | None = None  # a Dask scheduler's address: play the games there
+
+    def deal(self, pair: int) -> Deal:
+        """The deal of pair ``pair``: from the book, else from the run seed."""
+        if self.deals is None:
+            return Deal(self.seed, pair)
+        return self.deals[pair]
+
+    @property
+    def pairs(self) -> int:
+        """How many deals the run plays."""
+        return (self.games + 1) // 2 if self.duplicate else self.games
 
     def spec(self, game: int) -> GameSpec:
         """The game with number ``game``."""
         pair = game // 2 if self.duplicate else game
+        deal = self.deal(pair)
         return GameSpec(
             game=game,
             pair=pair,
@@ -58,9 +79,11 @@ class RunConfig:
             seed=self.seed,
             options=self.options if self.mode == "matches" else one_hand(self.options),
             mode=self.mode,
-            first_dealer=0,
+            first_dealer=deal.dealer,
             time=self.time,
             replay_dir=self.replay_dir,
+            deal=deal,
+            record_moves=self.record_file is not None,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -75,6 +98,7 @@ class RunConfig:
             "per_move": self.time.per_move,
             "margin": self.time.margin,
             "transport": self.transport,
+            **({} if self.deals is None else {"deals": book_digest(self.deals)}),
         }
 
 
@@ -116,7 +140,9 @@ def play_one(config: RunConfig, game: int) -> GameResult:
     try:
         for side in ("a", "b"):
             seed = bot_seed(config.seed, game, side)
-            bots[side] = KEEPER.take(side, specs[side], seed, config.options, margin)
+            bots[side] = KEEPER.take(
+                side, specs[side], seed, config.options, margin=margin, log_dir=config.bot_logs
+            )
         result = transport.play(spec, bots["a"], bots["b"])
         return result
     finally:
@@ -140,7 +166,8 @@ def run(
     if decided and _sprt_decided(outcome, outcome.summary(config)):
         return outcome
     try:
-        _collect(config, outcome, todo, out, listener)
+        with stop_on_signals():
+            _collect(config, outcome, todo, out, listener)
     finally:
         KEEPER.close_all()
     return outcome
@@ -158,6 +185,8 @@ def _collect(
         if out is not None:
             out.write(result.to_line() + "\n")
             out.flush()
+        if config.record_file is not None:
+            append_game(Path(config.record_file), record_text(config, result))
         if listener is None and config.sprt is None:
             continue
         summary = outcome.summary(config)
@@ -176,13 +205,27 @@ def _sprt_decided(outcome: RunOutcome, summary: Summary) -> bool:
 
 def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
     """Results in completion order; stops submitting when the consumer stops iterating."""
+    if config.cluster is not None:
+        from p2p66.runner.cluster import cluster_results
+
+        yield from cluster_results(
+            config.cluster,
+            partial(play_one, config),
+            todo,
+            2 * config.concurrency,
+            cleanup=KEEPER.close_all,
+        )
+        return
     if config.concurrency <= 1 or len(todo) <= 1:
         for game in todo:
             yield play_one(config, game)
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        max_workers=config.concurrency, mp_context=context, initializer=close_at_exit
+        max_workers=config.concurrency,
+        mp_context=context,
+        initializer=worker_start,
+        initargs=(os.getpid(),),
     )
     pending: set[Future[GameResult]] = set()
     queue = iter(todo)
@@ -198,16 +241,51 @@ def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
                 if nxt is not None:
                     pending.add(pool.submit(play_one, config, nxt))
                 yield future.result()
+    except GeneratorExit:
+        raise  # the consumer is done (an SPRT decision): let the games in play finish
+    except BaseException:
+        _terminate_workers(pool)  # Ctrl-C, SIGTERM: stop now, the workers kill their bots
+        raise
     finally:
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGTERM every worker of ``pool`` (each kills its bots on the way out)."""
+    processes = getattr(pool, "_processes", None) or {}  # no public API lists them
+    for process in list(processes.values()):
+        process.terminate()
+
+
+def record_text(config: RunConfig, result: GameResult) -> str:
+    """The game's block of the game record file."""
+    return game_text(
+        result,
+        labels=(config.bot_a.label, config.bot_b.label),
+        bots={"a": bot_settings(config.bot_a), "b": bot_settings(config.bot_b)},
+        seed=config.seed,
+        options=config.options.to_dict(),
+        preset=preset_name(config.options) or "custom",
+    )
+
+
 def start_line(config: RunConfig) -> str:
-    """The first line of a results file: the run's identity and game count."""
+    """The first line of a results file: the run's identity, game count and exact bots.
+
+    ``bots`` records every option of each bot with its defaults filled in and
+    whether ``--seed`` reproduces it (a time budget does not).
+    """
     return json.dumps(
-        {"type": "start", "format": RESULTS_FORMAT, "games": config.games, **config.identity()},
+        {
+            "type": "start",
+            "format": RESULTS_FORMAT,
+            "games": config.games,
+            **config.identity(),
+            "bots": {"a": bot_settings(config.bot_a), "b": bot_settings(config.bot_b)},
+            "engine": ENGINE,
+        },
         separators=(",", ":"),
     )
 
@@ -229,7 +307,24 @@ def open_results(path: Path, config: RunConfig, resume: bool) -> tuple[IO[str], 
         handle.flush()
         return handle, []
     previous = read_results(path, config)
+    _rewrite_start(path, config)
     return path.open("a", encoding="utf-8"), previous
+
+
+def _rewrite_start(path: Path, config: RunConfig) -> None:
+    """Make the start line say this run's game count (a resume may ask for more games),
+    and drop the summary of the interrupted run: a new one is written at the end."""
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    kept = [start_line(config).encode()] + [
+        line for line in lines[1:] if line and b'"type":"summary"' not in line
+    ]
+    new = b"\n".join(kept) + b"\n"
+    if new == raw:
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(new)
+    os.replace(tmp, path)
 
 
 def read_results(path: Path, config: RunConfig) -> list[GameResult]:

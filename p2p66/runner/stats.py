@@ -2,11 +2,12 @@
 
 Samples are per game, or per deal pair when duplicate deals are on (the two
 games of a pair share their cards, so their scores are correlated and must
-be averaged before the variance is taken: the pentanomial model). Elo is the
-logistic model, ``elo = -400 log10(1/score - 1)``. The SPRT is the
-generalised SPRT of Van den Bergh (fishtest, fastchess): the log-likelihood
-ratio of the two Elo hypotheses under a normal approximation of the sample
-mean, with the sample variance.
+be taken together: the pentanomial model). A pair scores 0, ½, 1, 1½ or 2
+for A (a tied hand is ½), tallied as the five pentanomial counts; without
+duplicate deals each game is a loss, draw or win (trinomial). Elo is the
+logistic model, ``elo = -400 log10(1/score - 1)``; normalized Elo and the
+SPRT (the generalised SPRT of fishtest and fastchess, on the pentanomial
+counts) are in ``runner/gsprt.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal
 
+from p2p66.runner import gsprt
 from p2p66.runner.records import GameResult
 
 Z95 = 1.959963984540054
@@ -108,6 +110,22 @@ def samples_of(results: Iterable[GameResult], duplicate: bool) -> list[float]:
     return [sum(v) / len(v) for _, v in sorted(pairs.items())]
 
 
+def counts_of(results: Iterable[GameResult], duplicate: bool) -> tuple[int, ...]:
+    """Pentanomial counts of A's complete pairs (scores 0, ½, 1, 1½, 2), or (L, D, W) per game."""
+    results = list(results)
+    if not duplicate:
+        scores = [r.score_a for r in results]
+        return (scores.count(0.0), scores.count(0.5), scores.count(1.0))
+    pairs: dict[int, list[float]] = {}
+    for r in results:
+        pairs.setdefault(r.pair, []).append(r.score_a)
+    counts = [0] * 5
+    for scores in pairs.values():
+        if len(scores) == 2:
+            counts[round(2 * sum(scores))] += 1
+    return tuple(counts)
+
+
 def los(wins: int, losses: int) -> float:
     """Likelihood of superiority of A: P(A is stronger), from decisive games."""
     if wins + losses == 0:
@@ -120,12 +138,17 @@ SprtState = Literal["continue", "H0", "H1"]
 
 @dataclass(frozen=True, slots=True)
 class Sprt:
-    """SPRT of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with error rates alpha, beta."""
+    """GSPRT of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with error rates alpha, beta.
+
+    ``model`` says what the Elo bounds mean: ``logistic`` Elo (the expected
+    score) or ``normalized`` Elo (fastchess's default); see ``gsprt``.
+    """
 
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    model: gsprt.Model = "logistic"
 
     def __post_init__(self) -> None:
         if not self.elo0 < self.elo1:
@@ -133,6 +156,8 @@ class Sprt:
         for name, p in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0.0 < p < 0.5:
                 raise ValueError(f"SPRT {name} must be between 0 and 0.5, not {p}")
+        if self.model not in gsprt.MODELS:
+            raise ValueError(f"SPRT model is logistic or normalized, not {self.model!r}")
 
     @property
     def lower(self) -> float:
@@ -142,17 +167,14 @@ class Sprt:
     def upper(self) -> float:
         return math.log((1.0 - self.beta) / self.alpha)
 
-    def llr(self, samples: list[float]) -> float:
-        """Log-likelihood ratio of H1 over H0 given the samples (0 until there is variance)."""
-        n = len(samples)
-        mean, var = mean_and_variance(samples)
-        if n < 2:
+    def llr(self, counts: tuple[int, ...]) -> float:
+        """Log-likelihood ratio of H1 over H0 for pentanomial (or trinomial) counts."""
+        if sum(counts) == 0:
             return 0.0
-        s0, s1 = score_of(self.elo0), score_of(self.elo1)
-        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        return gsprt.llr(counts, self.elo0, self.elo1, self.model)
 
-    def state(self, samples: list[float]) -> SprtState:
-        value = self.llr(samples)
+    def state(self, counts: tuple[int, ...]) -> SprtState:
+        value = self.llr(counts)
         if value >= self.upper:
             return "H1"
         if value <= self.lower:
@@ -175,6 +197,8 @@ class Summary:
     los: float
     llr: float | None
     sprt: SprtState | None
+    counts: tuple[int, ...] = ()  # pentanomial (complete pairs) or (L, D, W)
+    nelo: tuple[float, float] = (0.0, math.inf)  # normalized Elo and its 95% half-width
 
     @classmethod
     def of(
@@ -185,6 +209,7 @@ class Summary:
         losses = sum(1 for r in results if r.winner == "b")
         draws = len(results) - wins - losses
         samples = samples_of(results, duplicate)
+        counts = counts_of(results, duplicate)
         return cls(
             games=len(results),
             wins=wins,
@@ -198,6 +223,45 @@ class Summary:
             estimate=estimate(samples),
             win_rate=wilson(wins, wins + losses + draws),
             los=los(wins, losses),
-            llr=sprt.llr(samples) if sprt else None,
-            sprt=sprt.state(samples) if sprt else None,
+            llr=sprt.llr(counts) if sprt else None,
+            sprt=sprt.state(counts) if sprt else None,
+            counts=counts,
+            nelo=gsprt.normalized_elo(counts) if sum(counts) else (0.0, math.inf),
         )
+
+    def to_json(self, sprt: Sprt | None) -> dict[str, object]:
+        """The ``summary`` record of a results file (A's side)."""
+        est = self.estimate
+        record: dict[str, object] = {
+            "type": "summary",
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "forfeits": list(self.forfeits),
+            ("pentanomial" if len(self.counts) == 5 else "trinomial"): list(self.counts),
+            "score": round(est.score, 6),
+            "elo": _finite(est.elo),
+            "elo_95": [_finite(est.elo_low), _finite(est.elo_high)],
+            "nelo": _finite(self.nelo[0]),
+            "nelo_95": _finite(self.nelo[1]),
+            "los": round(self.los, 6),
+        }
+        if sprt is not None and self.llr is not None:
+            record["sprt"] = {
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+                "model": sprt.model,
+                "llr": round(self.llr, 6),
+                "lower": round(sprt.lower, 6),
+                "upper": round(sprt.upper, 6),
+                "verdict": self.sprt,
+            }
+        return record
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: an unbounded Elo is null."""
+    return None if math.isinf(value) or math.isnan(value) else round(value, 3)

@@ -117,24 +117,25 @@ def test_a_missing_command_is_a_crash() -> None:
 @pytest.mark.timeout(60)
 def test_check_passes_the_sample_bot() -> None:
     lines: list[str] = []
-    report = check_bot(SAMPLE, hands_per_preset=1, say=lines.append)
+    report = check_bot(SAMPLE, say=lines.append)
     assert report.ok, report.faults
     assert report.name == "sample" and report.author
-    assert report.hands == 3 and report.moves > 10
+    assert report.hands >= 3 * 2 * 3 and report.moves > 10  # 3 presets, 2 matches of 3+ hands
     assert any("quit" in line for line in lines)
+    assert any("end of input" in line for line in lines)
 
 
 @pytest.mark.timeout(60)
 def test_check_reports_every_fault(tmp_path: Path) -> None:
     for fault in ("illegal", "garbage", "crash"):
         report = check_bot(
-            faulty_bot(tmp_path, fault), hands_per_preset=1, movetime=0.5, margin=0.2
+            faulty_bot(tmp_path, fault), games_per_preset=1, movetime=0.5, margin=0.2
         )
         assert not report.ok
         kinds = {f.kind for f in report.faults}
         assert EXPECTED_KIND[fault] in kinds, (fault, report.faults)
-        assert report.hands == 3  # the check plays on after a fault
-    illegal = check_bot(faulty_bot(tmp_path, "illegal"), hands_per_preset=1)
+        assert report.hands >= 3 * 3  # the check plays whole matches on after a fault
+    illegal = check_bot(faulty_bot(tmp_path, "illegal"), games_per_preset=1)
     assert len([f for f in illegal.faults if f.kind == "illegal"]) >= 3
 
 
@@ -145,7 +146,7 @@ def test_check_catches_a_bot_without_a_name(tmp_path: Path) -> None:
         HEADER.replace('"name": "faulty", "author": "tests"', '"name": ""')
         + "        send({'type': 'action', 'id': m['id'], 'move': m['legal'][0]})\n"
     )
-    report = check_bot((sys.executable, str(path)), hands_per_preset=1, presets=("vu",))
+    report = check_bot((sys.executable, str(path)), games_per_preset=1, presets=("vu",))
     assert {f.where for f in report.faults} == {"handshake"}
     assert len(report.faults) == 2  # no name, no author
 
@@ -210,6 +211,58 @@ def test_a_bot_that_faulted_is_restarted_for_the_next_game(tmp_path: Path) -> No
     kinds = [r.forfeit.kind if r.forfeit else None for r in outcome.results]
     assert kinds == [None, "crash", None, "crash"]
     assert len(log.read_text().split()) == 2
+
+
+MATCH_ONLY = """
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
+games = 0
+after_end = False
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        send({"type": "ready", "name": "one-hand-wonder", "author": "tests"})
+    elif m["type"] == "new_game":
+        games += 1
+    elif m["type"] == "hand_end":
+        after_end = True
+    elif m["type"] == "quit":
+        break
+    elif m["type"] == "request":
+        if BROKEN:
+            sys.exit(5)
+        send({"type": "action", "id": m["id"], "move": m["legal"][0]})
+"""
+ONLY_IN_MATCHES = {
+    "second new_game": "games > 1",
+    "hand_number above 1": 'm["hand_number"] > 1',
+    "match points": 'any(m["match_points"])',
+    "request after hand_end": "after_end",
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("what", sorted(ONLY_IN_MATCHES))
+def test_check_plays_the_protocol_as_a_match_does(tmp_path: Path, what: str) -> None:
+    """Bots that pass single fresh hands but fail in a real match fail the check."""
+    path = tmp_path / "bot.py"
+    path.write_text(MATCH_ONLY.replace("BROKEN", ONLY_IN_MATCHES[what]))
+    report = check_bot((sys.executable, str(path)), presets=("sixty-six",))
+    assert not report.ok, what
+    assert {f.kind for f in report.faults} == {"crash"}
+
+
+@pytest.mark.timeout(30)
+def test_check_catches_a_bot_that_outlives_its_input(tmp_path: Path) -> None:
+    path = tmp_path / "clingy.py"
+    path.write_text(
+        HEADER
+        + "        send({'type': 'action', 'id': m['id'], 'move': m['legal'][0]})\n"
+        + "if m['type'] != 'quit':\n    time.sleep(30)\n"
+    )
+    report = check_bot((sys.executable, str(path)), games_per_preset=1, presets=("vu",))
+    assert [f.where for f in report.faults] == ["end of input"]
 
 
 def test_stopping_a_bot_that_closed_its_input_raises_nothing() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -42,8 +43,10 @@ def test_match_prints_the_table_and_streams_results(app: typer.Typer, tmp_path: 
     assert code == 0, text
     assert "expert vs greedy: 6 matches" in text
     assert "Elo" in text and "LOS" in text and "Win rate" in text
-    lines = out.read_text().splitlines()
-    assert len(lines) == 7 and json.loads(lines[0])["bot_a"] == "expert"
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["start"] + ["game"] * 6 + ["summary"]
+    assert lines[0]["bot_a"] == "expert"
+    assert lines[-1]["games"] == 6 and sum(lines[-1]["pentanomial"]) == 3
 
 
 def test_match_resume_continues(app: typer.Typer, tmp_path: Path) -> None:
@@ -53,7 +56,8 @@ def test_match_resume_continues(app: typer.Typer, tmp_path: Path) -> None:
     code, text = invoke(app, *args, "--matches", "8", "--resume", "--progress")
     assert code == 0, text
     assert "resuming: 4 of 8 games already played" in text
-    assert len(out.read_text().splitlines()) == 9
+    types = [json.loads(line)["type"] for line in out.read_text().splitlines()]
+    assert types == ["start"] + ["game"] * 8 + ["summary"]  # the old summary is replaced
     code, text = invoke(app, *args, "--matches", "8")
     assert code == 2 and "--resume" in text
     code, text = invoke(app, "match", "random", "random", "--resume", "--out", "-")
@@ -78,6 +82,10 @@ def test_match_hands_sprt_and_stdout(app: typer.Typer) -> None:
     assert code == 0
     assert "H1 accepted" in text and "Stopped early" in text
     assert '"type":"game"' in text
+    summary = json.loads(next(line for line in text.splitlines() if '"summary"' in line))
+    sprt = summary["sprt"]
+    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["upper"] > 0 > sprt["lower"]
+    assert "Pairs scored 0-½-1-1½-2:" in text and "nElo" in text
 
 
 def test_match_reports_forfeits_with_exit_code_1(app: typer.Typer, tmp_path: Path) -> None:
@@ -118,7 +126,7 @@ def test_bot_list(app: typer.Typer) -> None:
 
 @pytest.mark.timeout(60)
 def test_bot_check(app: typer.Typer, tmp_path: Path) -> None:
-    code, text = invoke(app, "bot", "check", SAMPLE, "--hands", "1", "--quiet")
+    code, text = invoke(app, "bot", "check", SAMPLE, "--games", "1", "--quiet")
     assert code == 0, text
     assert text.startswith("OK: sample")
     bad = tmp_path / "garbage.py"
@@ -137,3 +145,71 @@ def test_match_over_loopback(app: typer.Typer) -> None:
     )
     assert code == 0, text
     assert "expert vs random: 2 hands" in text
+
+
+def test_bot_stderr_is_kept_beside_the_results_and_named_in_the_fault(
+    app: typer.Typer, tmp_path: Path
+) -> None:
+    bad = tmp_path / "dying.py"
+    bad.write_text("import sys\nprint('dying: no weights file', file=sys.stderr)\nsys.exit(1)\n")
+    out = tmp_path / "run.ndjson"
+    code, text = invoke(
+        app,
+        "match",
+        f"{sys.executable} {bad}",
+        "random",
+        "--matches",
+        "2",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
+    assert code == 1, text
+    logs = sorted((tmp_path / "run-bots").iterdir())
+    assert logs and all(log.name.startswith("a-") for log in logs)
+    assert "dying: no weights file" in logs[0].read_text()
+    assert "its stderr is in" in text and str(tmp_path / "run-bots") in text
+
+
+@pytest.mark.parametrize("flag", ["--hands", "--matches"])
+def test_an_odd_count_with_duplicate_deals_is_refused(app: typer.Typer, flag: str) -> None:
+    code, text = invoke(app, "match", "random", "random", flag, "3", "--no-progress")
+    assert code == 2 and "odd" in text and "give 4" in text
+    code, text = invoke(
+        app, "match", "random", "random", flag, "3", "--no-duplicate", "--no-progress"
+    )
+    assert code == 0 and ": 3 " in text
+
+
+def test_results_on_stdout_start_with_the_start_line(app: typer.Typer) -> None:
+    code, text = invoke(
+        app, "match", "random", "random", "--hands", "2", "--out", "-", "--no-progress"
+    )
+    assert code == 0
+    first = json.loads(next(line for line in text.splitlines() if line.startswith("{")))
+    assert first["type"] == "start" and first["games"] == 2
+
+
+def test_the_game_record_file_holds_every_game_and_move(app: typer.Typer, tmp_path: Path) -> None:
+    record, out = tmp_path / "games.txt", tmp_path / "run.ndjson"
+    code, text = invoke(
+        app, "match", "expert", "strong:samples=2", "--matches", "2", "--record", str(record),
+        "--out", str(out), "--no-progress",
+    )  # fmt: skip
+    assert code == 0, text
+    blocks = record.read_text().split('[Event "p2p66 match run"]')[1:]
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    games = [g for g in games if g["type"] == "game"]
+    assert len(blocks) == 2
+    for block, game in zip(blocks, sorted(games, key=lambda g: g["game"]), strict=True):
+        assert f'[Game "{game["game"]}"]' in block
+        assert '[BotBOptions "{\\"kind\\": \\"builtin\\", \\"options\\": {\\"endgame\\"' in block
+        moves = [line for line in block.splitlines() if re.match(r"\d+\. ", line)]
+        assert len(moves) == game["moves"]
+        assert all(line.rstrip().endswith("}") and "s" in line.split("{")[1] for line in moves)
+        decks = [line for line in block.splitlines() if line.startswith("[Deck ")]
+        assert [d[7:-2] for d in decks] == [h["deck"] for h in game["deals"]]
+    code, text = invoke(
+        app, "match", "random", "random", "--record", str(record), "--transport", "loopback"
+    )
+    assert code == 2 and "--record is for in-process games without --replays" in text

@@ -13,6 +13,7 @@ from p2p66.bots import Bot, Turn, parse_bot_spec
 from p2p66.bots.external import ExternalBot
 from p2p66.bots.random_bot import RandomBot
 from p2p66.engine import preset
+from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.state import new_hand
 from p2p66.net.identity import check_name
@@ -21,7 +22,7 @@ from p2p66.runner.deals import bot_seed, deal_deck
 from p2p66.runner.game import GameSpec, TimeControl, play_game
 from p2p66.runner.loopback import seat_name
 from p2p66.runner.records import GameResult, ResultsFileError
-from p2p66.runner.run import RunConfig, one_hand, open_results, read_results, run
+from p2p66.runner.run import RunConfig, one_hand, open_results, read_results, run, start_line
 from p2p66.runner.stats import Sprt
 from p2p66.runner.transport import TransportUnavailable, get_transport
 
@@ -222,6 +223,79 @@ def test_loopback_plays_real_peers_and_forfeits_faults(tmp_path: Path) -> None:
         result = transport.play(spec, bot, RandomBot(2))
         assert result.forfeit is not None
         assert (result.forfeit.side, result.forfeit.kind) == ("a", kind)
+
+
+def test_resume_with_more_games_updates_the_start_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.ndjson"
+    handle, _ = open_results(path, config(games=2), resume=False)
+    with handle:
+        run(config(games=2), out=handle)
+    handle, previous = open_results(path, config(games=4), resume=True)
+    with handle:
+        run(config(games=4), out=handle, previous=previous)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["games"] == 4
+    assert [json.loads(line)["game"] for line in lines[1:]] == [0, 1, 2, 3]
+
+
+def test_the_start_line_records_every_bot_option_and_reproducibility() -> None:
+    timed = RunConfig(parse_bot_spec("strong:ms=20"), parse_bot_spec("random"), RULES, games=2)
+    head = json.loads(start_line(timed))
+    assert head["bots"]["a"] == {
+        "spec": "strong:ms=20",
+        "kind": "builtin",
+        "options": {"ms": 20.0, "samples": 0, "endgame": 0, "solve": 0, "search": "auto"},
+        "reproducible": False,
+    }
+    assert head["bots"]["b"]["reproducible"] is True
+    sampled = RunConfig(parse_bot_spec("strong:samples=8"), parse_bot_spec("x y"), RULES, games=2)
+    head = json.loads(start_line(sampled))
+    assert head["bots"]["a"]["reproducible"] is True
+    assert head["bots"]["b"] == {
+        "spec": "x y",
+        "kind": "external",
+        "command": ["x", "y"],
+        "reproducible": None,
+    }
+
+
+@pytest.mark.timeout(90)
+def test_loopback_duplicate_pairs_get_the_same_deals() -> None:
+    cfg = config(games=4, transport="loopback", mode="hands", duplicate=True)
+    transport = get_transport("loopback")
+    results = [transport.play(cfg.spec(g), RandomBot(g), RandomBot(g + 10)) for g in range(4)]
+    for r in results:
+        assert r.deals and all(d.deck is not None for d in r.deals)
+    assert results[0].deals == results[1].deals  # pair 0, seats swapped
+    assert results[2].deals == results[3].deals
+    assert results[0].deals != results[2].deals
+    assert (results[0].a_seat, results[1].a_seat) == (0, 1)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("transport", ["inproc", "loopback"])
+def test_forfeits_record_the_hands_dealt_alike_in_every_transport(transport: str) -> None:
+    play = get_transport(transport).play
+    spec = GameSpec(0, 0, 0, 4, RULES, time=TimeControl(1.0, 0.5))
+    mid_hand = play(spec, Illegal(), RandomBot(2))
+    assert mid_hand.forfeit is not None and mid_hand.hands == 1 and len(mid_hand.deals) == 1
+
+    class NoStart(RandomBot):
+        def start_game(self, seat: int, rules: object) -> None:
+            raise RuntimeError("cannot load")
+
+    at_start = play(spec, NoStart(1), RandomBot(2))
+    assert at_start.forfeit is not None and at_start.hands == 0 and at_start.deals == ()
+
+
+def test_inproc_results_record_every_deal() -> None:
+    result = run(config(games=2)).results[0]
+    assert len(result.deals) == result.hands >= 1
+    first = result.deals[0]
+    assert first.dealer == 0 and first.deck is not None
+    assert first.deck.split() == [CARD_CODES[c] for c in deal_deck(3, 0, 0, 24)]
+    again = GameResult.from_json(json.loads(result.to_line()))
+    assert again.deals == result.deals
 
 
 @pytest.mark.timeout(60)

@@ -6,10 +6,12 @@ import math
 
 import pytest
 
+from p2p66.runner import gsprt
 from p2p66.runner.records import GameResult
 from p2p66.runner.stats import (
     Sprt,
     Summary,
+    counts_of,
     elo_of,
     estimate,
     los,
@@ -75,26 +77,25 @@ def test_sprt_bounds_and_llr() -> None:
     sprt = Sprt(0.0, 10.0, 0.05, 0.05)
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
-    samples = [1.0] * 60 + [0.0] * 40
-    s0, s1 = score_of(0.0), score_of(10.0)
-    mean, var = 0.6, (100 * 0.24 + 0.6**2 + 0.4**2) / 102
-    assert sprt.llr(samples) == pytest.approx(100 * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
-    assert sprt.llr([1.0]) == 0.0  # one sample decides nothing
+    counts = (5, 30, 80, 50, 15)
+    assert sprt.llr(counts) == pytest.approx(gsprt.llr(counts, 0.0, 10.0))
+    assert sprt.llr((0, 0, 0, 0, 0)) == 0.0  # nothing played decides nothing
 
 
 def test_straight_wins_decide_the_sprt() -> None:
-    """No variance in the samples must not stall the test (the pseudo-samples see to it)."""
-    assert Sprt(0.0, 50.0).state([1.0] * 20) == "H1"
-    assert Sprt(0.0, 50.0).state([0.0] * 20) == "H0"
+    """No variance in the results must not stall the test (fishtest's regularisation)."""
+    assert Sprt(0.0, 50.0).state((0, 0, 0, 0, 30)) == "H1"
+    assert Sprt(0.0, 50.0).state((30, 0, 0, 0, 0)) == "H0"
     est = estimate([1.0] * 20)
     assert est.score == 1.0 and est.score_low < 0.95
 
 
 def test_sprt_decides_both_ways() -> None:
     sprt = Sprt(0.0, 50.0)
-    assert sprt.state([1.0] * 70 + [0.0] * 30) == "H1"
-    assert sprt.state([1.0] * 30 + [0.0] * 70) == "H0"
-    assert sprt.state([1.0, 0.0] * 3) == "continue"
+    assert sprt.state((30, 0, 0, 0, 70)) == "H1"
+    assert sprt.state((70, 0, 0, 0, 30)) == "H0"
+    assert sprt.state((3, 0, 0, 0, 3)) == "continue"
+    assert sprt.state((0, 70, 30)) == "H1"  # trinomial (L, D, W) without duplicate deals
 
 
 @pytest.mark.parametrize(
@@ -113,3 +114,55 @@ def test_summary_counts() -> None:
     assert summary.points == (7 + 3 + 7 + 3, 3 + 7 + 3 + 7)
     assert summary.estimate.n == 2
     assert summary.sprt == "continue"
+    assert summary.counts == (0, 0, 1, 1, 0)  # pair 0: 1 + 0, pair 1: 1 + ½
+
+
+def test_pentanomial_counts_take_complete_pairs_only() -> None:
+    results = [result(0, "a"), result(1, "a"), result(2, "b"), result(3, "b"), result(4, "a")]
+    assert counts_of(results, duplicate=True) == (1, 0, 0, 0, 1)
+    assert counts_of(results, duplicate=False) == (2, 0, 3)
+    ties = [result(0, None), result(1, None)]
+    assert counts_of(ties, duplicate=True) == (0, 0, 1, 0, 0)
+
+
+# Reference values: fishtest's server/fishtest/stats/LLRcalc.py (LLR_logistic and
+# LLR_normalized, with scipy's brentq) run on these counts; 10 digits agree.
+FISHTEST = [
+    ((10, 20, 40, 20, 10), 0.0, 5.0, -0.0345068510, -0.0207094670),
+    ((5, 30, 80, 50, 15), 0.0, 10.0, 2.2829740347, 1.5819503630),
+    ((0, 3, 10, 40, 47), 0.0, 100.0, 24.6953698002, 25.1795392984),
+    ((300, 2000, 4000, 2100, 320), -1.75, 0.25, 2.7093324201, 1.5286329572),
+    ((120, 250, 100), 0.0, 10.0, -1.6423517726, -1.0357624002),
+    ((60, 100, 0, 20, 0), 0.0, 5.0, -2.6090171826, -2.7644854893),
+]
+
+
+@pytest.mark.parametrize(("counts", "elo0", "elo1", "logistic", "normalized"), FISHTEST)
+def test_gsprt_matches_fishtest(
+    counts: tuple[int, ...], elo0: float, elo1: float, logistic: float, normalized: float
+) -> None:
+    assert gsprt.llr(counts, elo0, elo1) == pytest.approx(logistic, abs=1e-8)
+    assert gsprt.llr(counts, elo0, elo1, "normalized") == pytest.approx(normalized, abs=1e-8)
+
+
+def test_gsprt_agrees_with_the_brownian_approximation_on_many_pairs() -> None:
+    """fishtest's LLR_alt2: N (s1 - s0)(2 mu - s0 - s1) / (2 var), close for large N."""
+    counts = (300, 2000, 4000, 2100, 320)
+    total, pdf = gsprt.to_pdf(counts)
+    mu, var = gsprt.mean_var(pdf)
+    s0, s1 = gsprt.logistic_score(-1.75), gsprt.logistic_score(0.25)
+    approx = total * (s1 - s0) * (2 * mu - s0 - s1) / var / 2
+    assert gsprt.llr(counts, -1.75, 0.25) == pytest.approx(approx, rel=0.01)
+
+
+def test_normalized_elo() -> None:
+    counts = (5, 30, 80, 50, 15)
+    nelo, half = gsprt.normalized_elo(counts)
+    _, pdf = gsprt.to_pdf(counts)
+    mu, var = gsprt.mean_var(pdf)
+    assert nelo == pytest.approx((mu - 0.5) / math.sqrt(2 * var) * 800 / math.log(10))
+    assert half == pytest.approx(1.959963984540054 * 800 / math.log(10) / math.sqrt(2 * 180))
+    assert gsprt.normalized_elo((0, 0, 0, 0, 9)) == (math.inf, math.inf)
+    assert gsprt.normalized_elo((0, 0, 4, 0, 0))[0] == 0.0
+    with pytest.raises(ValueError, match="trinomial"):
+        gsprt.llr((1, 2), 0.0, 5.0)

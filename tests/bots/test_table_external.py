@@ -42,7 +42,7 @@ def test_the_request_of_a_bidding_game() -> None:
 
 @pytest.mark.timeout(60)
 def test_check_passes_the_sample_bot_on_the_bidding_games() -> None:
-    report = check_bot(SAMPLE, hands_per_preset=1, presets=(), table_presets=TABLE_CHECK_PRESETS)
+    report = check_bot(SAMPLE, games_per_preset=1, presets=(), table_presets=TABLE_CHECK_PRESETS)
     assert report.ok, report.faults
     assert report.hands == 2 and report.moves > 5
 
@@ -50,10 +50,10 @@ def test_check_passes_the_sample_bot_on_the_bidding_games() -> None:
 @pytest.mark.timeout(60)
 def test_check_lists_illegal_and_malformed_bids(tmp_path: Path) -> None:
     illegal = bot(tmp_path, 'send({"type": "action", "id": m["id"], "move": "bid:9"})')
-    report = check_bot(illegal, hands_per_preset=1, presets=(), table_presets=("north-american",))
+    report = check_bot(illegal, games_per_preset=1, presets=(), table_presets=("north-american",))
     assert {f.kind for f in report.faults} == {"protocol"}  # bid:9 is no move at all
     lowest = bot(tmp_path, 'send({"type": "action", "id": m["id"], "move": "declare"})')
-    report = check_bot(lowest, hands_per_preset=1, presets=(), table_presets=("cut-throat",))
+    report = check_bot(lowest, games_per_preset=1, presets=(), table_presets=("cut-throat",))
     assert {f.kind for f in report.faults} == {"illegal"}
     assert all("cut-throat" in f.where for f in report.faults) and report.hands == 1
 
