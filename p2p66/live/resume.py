@@ -22,6 +22,7 @@ the record both sides hold.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from dataclasses import dataclass, replace
@@ -31,8 +32,9 @@ from typing import Any
 import msgpack
 
 from p2p66.crypto.handkeys import Rng, system_rng
-from p2p66.live.game import read_resume_message, resume_message
+from p2p66.live.game import MOVE_MARGIN, read_resume_message, resume_message
 from p2p66.net.channel import SecureChannel
+from p2p66.net.errors import TransportError
 from p2p66.net.identity import home_dir
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import messages as msg
@@ -42,6 +44,8 @@ from p2p66.session.peer import Peer
 from p2p66.session.records import GENESIS, Record
 
 ROLES = ("host", "join")
+GOODBYE_WAIT = 10.0
+"""Seconds an abandoning peer waits for the other side to close after its resignation."""
 
 
 class ResumeError(Exception):
@@ -259,12 +263,13 @@ async def abandon(peer: Peer, channel: SecureChannel, writer: ReplayWriter, reas
     have = len(writer.records)
     await channel.send(resume_message(have, machine.chain.head))
     theirs = read_resume_message(await channel.recv())["have"]
-    for _ in range(max(0, theirs - have)):
-        record = Record.decode(await channel.recv())
-        machine.receive(record)
-        writer.append(record)
     for record in writer.records[theirs:have]:
         await channel.send(record.encode())
+    # Take the other's records until it waits on us: a resignation sent then crosses nothing.
+    while (exp := machine.expected()) is not None and exp.author != peer.seat:
+        record = Record.decode(await asyncio.wait_for(channel.recv(), _their_limit(machine)))
+        machine.receive(record)
+        writer.append(record)
     if not peer.can_end:
         channel.close(f"the other player {reason}"[:200])
         return
@@ -272,5 +277,16 @@ async def abandon(peer: Peer, channel: SecureChannel, writer: ReplayWriter, reas
     for record in peer.data_to_send():
         writer.append(record)
         await channel.send(record.encode())
-    await channel.aclose(reason[:200])
+    # Records that cross the resignation are void; wait for the other side's goodbye, so
+    # that it reads the resignation before it sees the link close.
+    with contextlib.suppress(TransportError, OSError, TimeoutError):
+        async with asyncio.timeout(GOODBYE_WAIT):
+            while True:
+                await channel.recv()
+    channel.close()
     writer.close()
+
+
+def _their_limit(machine: Machine) -> float:
+    """How long the other side may take for its next record (its move time, with a margin)."""
+    return float(machine.move_seconds or 600) + MOVE_MARGIN
