@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from p2p66.bots.registry import BUILTINS
+from p2p66.cli.exits import BOT_CHECK_HELP
 from p2p66.cli.output import say
 from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
@@ -53,7 +54,7 @@ def list_bots() -> None:
     say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
-@bot_app.command("check")
+@bot_app.command("check", epilog=BOT_CHECK_HELP)
 def check(
     command: Annotated[str, typer.Argument(help="The bot's command line, quoted")],
     *,

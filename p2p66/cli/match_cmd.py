@@ -19,6 +19,7 @@ import typer
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
+from p2p66.cli.exits import MATCH_HELP
 from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
@@ -41,7 +42,7 @@ EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
 
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command to ``app``."""
-    app.command(name="match")(match)
+    app.command(name="match", epilog=MATCH_HELP)(match)
 
 
 def match(

@@ -9,11 +9,12 @@ several keys share the name, by (the start of) its fingerprint.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 
-from p2p66.net.identity import KnownPeers, load_or_create_identity, short_label
+from p2p66.net.identity import IdentityError, KnownPeers, load_identity, short_label
 
 
 def register(app: typer.Typer) -> None:
@@ -21,11 +22,30 @@ def register(app: typer.Typer) -> None:
     group = typer.Typer(name="peers", help="Players you have met (trust on first use).")
 
     @group.command("list")
-    def list_peers() -> None:
-        """Your own fingerprint, then each pinned peer and its fingerprint."""
-        me = load_or_create_identity()
-        typer.echo(f"you: {me.name} {me.fingerprint}")
-        peers = KnownPeers.load()
+    def list_peers(
+        as_json: Annotated[
+            bool, typer.Option("--json", help="One JSON object: you and every pinned peer.")
+        ] = False,
+    ) -> None:
+        """Your own fingerprint, then each pinned peer and its fingerprint (creates nothing)."""
+        try:
+            me = load_identity()
+            peers = KnownPeers.load()
+        except IdentityError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            listed = [
+                {"name": p.name, "label": peers.label(p), "fingerprint": p.fingerprint}
+                for p in peers.peers()
+            ]
+            you = None if me is None else {"name": me.name, "fingerprint": me.fingerprint}
+            typer.echo(json.dumps({"you": you, "peers": listed}, indent=2))
+            return
+        if me is None:
+            typer.echo("you: no identity yet (made the first time you play, host or join)")
+        else:
+            typer.echo(f"you: {me.name} {me.fingerprint}")
         if not len(peers):
             typer.echo("no pinned peers yet")
         for peer in peers.peers():

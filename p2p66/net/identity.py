@@ -21,6 +21,7 @@ import getpass
 import hashlib
 import json
 import os
+import shutil
 import stat
 import unicodedata
 from dataclasses import dataclass
@@ -56,6 +57,28 @@ def home_dir(directory: Path | str | None = None) -> Path:
     if env:
         return Path(env)
     return Path(platformdirs.user_config_dir("p2p66"))
+
+
+def data_dir() -> Path:
+    """Where replays and logs go: ``$P2P66_HOME`` if set, else the user data dir.
+
+    Settings and keys stay in the config dir (``home_dir``); what p2p66 writes
+    as it plays is data, which platforms keep apart (XDG_DATA_HOME on Linux).
+    """
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("p2p66"))
+
+
+def replays_dir() -> Path:
+    """The replay folder, moving an older version's ``replays`` from the config dir once."""
+    new = data_dir() / "replays"
+    old = home_dir() / "replays"
+    if old != new and old.is_dir() and not new.exists():
+        new.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(old, new)
+    return new
 
 
 def fingerprint(public_key: bytes) -> str:
@@ -148,6 +171,12 @@ def load_or_create_identity(
         identity = Identity(check_name(name), identity.private_key)
         _save_identity(path, identity)
     return identity
+
+
+def load_identity(directory: Path | str | None = None) -> Identity | None:
+    """Our identity if one was made, else None: for commands that only look (no side effect)."""
+    path = home_dir(directory) / IDENTITY_FILE
+    return _load_identity(path) if path.exists() else None
 
 
 def _default_name() -> str:

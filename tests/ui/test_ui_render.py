@@ -147,3 +147,14 @@ def test_the_four_colour_deck_gives_every_suit_its_colour() -> None:
     }
     assert {card_class(c, TextStyle()) for c in CARDS} == {"class:card.red", "class:card.black"}
     assert card_class(CARDS[0], TextStyle(color=False, four_colour=True)) == "class:card"
+
+
+def test_words_style_says_cards_as_words_for_screen_readers() -> None:
+    from p2p66.engine.cards import Card
+    from p2p66.ui.cards_text import TextStyle, card_text, cards_text
+
+    words = TextStyle(words=True)
+    assert card_text(Card.parse("AS"), words) == "the ace of spades"
+    assert cards_text((Card.parse("TH"), Card.parse("QC")), words) == (
+        "the ten of hearts, the queen of clubs"
+    )
