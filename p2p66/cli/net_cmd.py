@@ -450,6 +450,7 @@ async def _host(
         if channel is None:
             return EXIT_NETWORK
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
+        store = SecretStore("host")
         info = MatchInfo(
             "host", "", channel.peer.public_key, bind or "", listener.port,
             options.to_dict(), soundness, listen.move_seconds,
@@ -460,7 +461,7 @@ async def _host(
             options=options,
             soundness=soundness,
             move_seconds=listen.move_seconds,
-            rng=SecretStore("host").rng(),
+            rng=store.rng(),
         )
 
         listener.only_for(channel.peer)  # a reconnection must be this opponent
@@ -468,8 +469,9 @@ async def _host(
         async def reconnect() -> SecureChannel:
             return await listener.accept()
 
-        writer = ResumableWriter(replay_path("match", seat.replay_dir), info)
-        return _settled("host", await _play(peer, channel, seat, reconnect, None, writer=writer))
+        writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
+        code = await _play(peer, channel, seat, reconnect, None, writer=writer)
+        return _settled(writer, code)
 
 
 def _newcomer(peers: KnownPeers, channel: SecureChannel) -> str:
@@ -588,11 +590,12 @@ async def _join(
         _name_hint(me)
 
     info = MatchInfo("join", "", channel.peer.public_key, address, port)
-    peer = Peer(1, signer_of(me), rules_policy=None, rng=SecretStore("join").rng())
-    writer = ResumableWriter(replay_path("match", seat.replay_dir), info)
+    store = SecretStore("join")
+    peer = Peer(1, signer_of(me), rules_policy=None, rng=store.rng())
+    writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
     answer = joiner_answer(accept=accept)
     code = await _play(peer, channel, seat, reconnect, answer, writer=writer)
-    return _settled("join", code)
+    return _settled(writer, code)
 
 
 def joiner_answer(*, accept: bool) -> RulesAnswer:
@@ -625,10 +628,10 @@ SETTLED = (EXIT_OK, EXIT_CHEAT, EXIT_REFUSED, EXIT_LEFT)
 """Exit codes after which nothing is left to resume (kept: lost links, timeouts, disk)."""
 
 
-def _settled(role: str, code: int) -> int:
-    """Forget the resume state once the match cannot be resumed any more."""
-    if code in SETTLED:
-        forget(role)
+def _settled(writer: ResumableWriter, code: int) -> int:
+    """Forget this match's resume state once it cannot be resumed any more."""
+    if code in SETTLED and writer.store.armed:
+        forget(writer.info.role)
     return code
 
 
@@ -737,7 +740,7 @@ async def _resumed(
         rng=store.rng() if store is not None else system_rng,
     )
     try:
-        writer = ResumableWriter(info.replay, info)
+        writer = ResumableWriter(info.replay, info, store or SecretStore(info.role, []))
     except ReplayWriteError as exc:
         channel.close("cannot resume: our replay file is unusable")
         _say(f"cannot resume: {exc}")
@@ -770,4 +773,4 @@ async def _resumed(
         return EXIT_NETWORK
     _say(f"Resumed at record {len(writer.records)}.")
     code = await _play(peer, channel, seat, reconnect, answer_rules, writer=writer)
-    return _settled(info.role, code)
+    return _settled(writer, code)

@@ -147,6 +147,16 @@ class SecretStore:
         self.role = role
         self.draws: list[bytes] = list(draws or [])
         self._used = 0
+        self.armed = draws is not None
+        """Saving: a new match saves only once the opponent answered (see ``arm``)."""
+
+    def arm(self) -> None:
+        """Start saving (the draws so far at once): the match is with a real opponent now."""
+        self.armed = True
+        self._save()
+
+    def _save(self) -> None:
+        write_private(self.path, msgpack.packb({"draws": self.draws}))
 
     @property
     def path(self) -> Path:
@@ -161,7 +171,8 @@ class SecretStore:
             else:
                 value = fresh(n)
                 self.draws.append(value)
-                write_private(self.path, msgpack.packb({"draws": self.draws}))
+                if self.armed:
+                    self._save()
             self._used += 1
             return value
 
@@ -186,16 +197,28 @@ def forget(role: str) -> None:
 
 
 class ResumableWriter(ReplayWriter):
-    """A replay writer that also records our position in the chain after each record."""
+    """A replay writer that also records our position in the chain after each record.
 
-    def __init__(self, path: Path | str, info: MatchInfo) -> None:
+    A new match starts keeping its resume state (replacing an older one) at
+    the first record of the opponent: a process that only sent its hello to
+    someone who turns out to be resuming an earlier match replaces nothing.
+    That is still before any record made from a secret is sent (the first is
+    the coin commitment, after both hellos).
+    """
+
+    def __init__(self, path: Path | str, info: MatchInfo, store: SecretStore) -> None:
         super().__init__(path)
         self.info = replace(info, replay=str(self.path))
-        self._save()
+        self.store = store
+        if store.armed:
+            self._save()
 
     def append(self, record: Record) -> None:
         super().append(record)
-        self._save()
+        if not self.store.armed and record.author != self.info.seat:
+            self.store.arm()
+        if self.store.armed:
+            self._save()
 
     def _save(self) -> None:
         head = self.records[-1].digest if self.records else GENESIS

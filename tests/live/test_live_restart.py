@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from p2p66.replay.fileio import read_replay
@@ -40,6 +41,11 @@ def _wait_for_records(folder: Path, count: int, limit: float = 30.0) -> None:
     while _records(folder) < count:
         assert time.monotonic() < deadline, f"no {count} records in {folder} in time"
         time.sleep(0.01)
+
+
+def _stored_port(home: Path) -> int:
+    """The host's port as the joiner's resume state keeps it."""
+    return int(msgpack.unpackb((home / "resume" / "join.match").read_bytes())["port"])
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:
@@ -148,3 +154,28 @@ def test_resume_with_nothing_to_resume_says_so(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "no unfinished match to resume" in done.stderr
+
+
+@pytest.mark.timeout(180)
+def test_a_restart_without_resume_is_not_taken_for_the_old_process(tmp_path: Path) -> None:
+    match = Match(tmp_path)
+    _wait_for_records(match.jr, KILL_AT)
+    secrets = (tmp_path / "j" / "resume" / "join.secrets").read_bytes()
+    _kill(match.joiner)
+    port = _stored_port(tmp_path / "j")
+    fresh = subprocess.run(
+        [*CMD, "join", "--rematch", f"127.0.0.1:{port}", *match.join_args],
+        capture_output=True, text=True, timeout=60, env=_env(tmp_path / "j"), check=False,
+    )  # fmt: skip
+    assert "can be resumed with 'p2p66 join --resume'" in fresh.stderr
+    assert "waiting to resume an earlier, unfinished match" in fresh.stderr
+    assert fresh.returncode == 3, fresh.stderr
+    assert (tmp_path / "j" / "resume" / "join.secrets").read_bytes() == secrets
+    match.resume("join")
+    (h_code, h_err), (j_code, j_err) = match.finish()
+    assert (h_code, j_code) == (0, 0), h_err + j_err
+    replays = [*match.hr.glob("*.p66"), *match.jr.glob("*.p66")]
+    assert len(replays) == 3  # the fresh attempt's own file holds no record of the other
+    old = [p for p in match.jr.glob("*.p66") if len(read_replay(p).records) > 1]
+    (h_file,) = match.hr.glob("*.p66")
+    assert [h_file.read_bytes()] == [p.read_bytes() for p in old]
