@@ -31,7 +31,9 @@ from typing import Any
 
 import msgpack
 
+from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.handkeys import Rng, system_rng
+from p2p66.engine import EngineError
 from p2p66.live.game import MOVE_MARGIN, read_resume_message, resume_message
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import TransportError
@@ -245,7 +247,7 @@ def restore(peer: Peer, records: list[Record]) -> None:
             if not queued:
                 _decide_again(peer, msg.decode(record.body, peer.seat))
                 queued += peer.data_to_send()
-        except ProtocolError as exc:
+        except (ProtocolError, EngineError, CryptoError) as exc:
             raise ResumeError(
                 f"record {record.seq} of the replay cannot be replayed ({exc}); cannot resume"
             ) from None
