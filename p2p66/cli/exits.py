@@ -12,9 +12,10 @@ EXIT_OK, EXIT_USAGE, EXIT_NETWORK, EXIT_CHEAT, EXIT_REFUSED, EXIT_REPLAY = 0, 2,
 EXIT_LEFT: Final = 7
 EXIT_HELP: Final = (
     "Exit codes: 0 played to the end; 2 bad input; 3 no connection, it was lost, or the "
-    "other player left; "
+    "other player left (resigned or abandoned the match); "
     "4 the other player cheated or broke the protocol; 5 the rules were refused; "
-    "6 the replay could not be written (what was written is kept); 7 you left early."
+    "6 the replay could not be written (what was written is kept); 7 you left early "
+    "(resigned: q, Ctrl-C twice, or the terminal closed)."
 )
 
 
@@ -40,10 +41,15 @@ BOT_CHECK_HELP: Final = (
 )
 
 
-def ending_code(failure: str | None, *, finished: bool, refused: bool = False) -> int:
-    """The exit code: ``failure`` is a ``LiveGameError`` kind (or None if none stopped it)."""
+def ending_code(
+    failure: str | None, *, finished: bool, refused: bool = False, left: bool | None = None
+) -> int:
+    """The exit code: ``failure`` is a ``LiveGameError`` kind (or None if none stopped it);
+    ``left`` True if we resigned or were found to have abandoned, False if the other did."""
     if failure == "replay":
         return EXIT_REPLAY
+    if left is not None:
+        return EXIT_LEFT if left else EXIT_NETWORK
     if failure in ("cheating", "protocol", "diverged"):
         return EXIT_CHEAT
     if failure is not None:

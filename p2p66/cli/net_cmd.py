@@ -28,6 +28,7 @@ import typer
 from p2p66.cli.exits import (
     EXIT_CHEAT,
     EXIT_HELP,
+    EXIT_INTERRUPTED,
     EXIT_LEFT,
     EXIT_NETWORK,
     EXIT_OK,
@@ -37,6 +38,7 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
@@ -90,8 +92,11 @@ from p2p66.ui.plain import read_line
 
 def exit_code(peer: Peer, failure: str | None) -> int:
     """The exit code for how the match ended: ``failure`` is a ``LiveGameError`` kind or None."""
-    refused = peer.machine.stage.value == "refused"
-    return ending_code(failure, finished=peer.machine.over, refused=refused)
+    m = peer.machine
+    refused = m.stage.value == "refused"
+    leaver = m.resigned if m.resigned is not None else m.abandoned
+    left = None if leaver is None else leaver == peer.seat
+    return ending_code(failure, finished=m.over, refused=refused, left=left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +171,13 @@ async def _play(
         plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
         style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
-        await run_ui(table, style, plain=plain)
-        await table.close()
+        ui = asyncio.create_task(run_ui(table, style, plain=plain))
+        signalled = await until_done_or_signal(
+            ui, LEAVE_SIGNALS, lambda reason: setattr(table, "leave_reason", reason)
+        )
+        await table.close(signalled)
+        if signalled is not None:
+            _say(f"You leave the match: {signalled}; the other player is told you resigned.")
         return exit_code(peer, table.failure)
     finally:
         writer.close()
@@ -232,6 +242,12 @@ async def _play_bot(
             _say(f"match over: {names[event.winner]} wins {won}-{lost}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
+        elif isinstance(event, ev.AuditCalled):
+            _say(f"hand {event.number} stops for an audit: {event.reason}")
+        elif isinstance(event, ev.Resigned):
+            _say(f"{m.names[event.seat]} resigned: {event.reason}")
+        elif isinstance(event, ev.Abandoned):
+            _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
         nonlocal bot, decider
@@ -257,7 +273,14 @@ async def _play_bot(
     if links.preload:
         game.preload(links.preload)
     try:
-        await game.run(channel)
+        playing = asyncio.create_task(game.run(channel))
+        signalled = await until_done_or_signal(playing, BOT_LEAVE_SIGNALS)
+        if signalled is not None:
+            await game.leave(signalled)
+            _say(f"left the match: {signalled}; the other player is told the bot resigned")
+            _say(f"replay: {path}")
+            return EXIT_INTERRUPTED if signalled == REASONS["SIGINT"] else exit_code(peer, None)
+        await playing
     except LiveGameError as exc:
         _say(f"match stopped ({exc.kind}): {exc}")
         _say(f"replay so far: {path}")
@@ -471,7 +494,7 @@ async def _host(
 
         writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
         code = await _play(peer, channel, seat, reconnect, None, writer=writer)
-        return _settled(writer, code)
+        return _settled(writer, code, peer)
 
 
 def _newcomer(peers: KnownPeers, channel: SecureChannel) -> str:
@@ -595,7 +618,7 @@ async def _join(
     writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
     answer = joiner_answer(accept=accept)
     code = await _play(peer, channel, seat, reconnect, answer, writer=writer)
-    return _settled(writer, code)
+    return _settled(writer, code, peer)
 
 
 def joiner_answer(*, accept: bool) -> RulesAnswer:
@@ -628,9 +651,10 @@ SETTLED = (EXIT_OK, EXIT_CHEAT, EXIT_REFUSED, EXIT_LEFT)
 """Exit codes after which nothing is left to resume (kept: lost links, timeouts, disk)."""
 
 
-def _settled(writer: ResumableWriter, code: int) -> int:
-    """Forget this match's resume state once it cannot be resumed any more."""
-    if code in SETTLED and writer.store.armed:
+def _settled(writer: ResumableWriter, code: int, peer: Peer) -> int:
+    """Forget this match's resume state once it cannot be resumed any more (it is over,
+    resigned by either side included, or ended by a violation)."""
+    if (code in SETTLED or peer.machine.over) and writer.store.armed:
         forget(writer.info.role)
     return code
 
@@ -773,4 +797,4 @@ async def _resumed(
         return EXIT_NETWORK
     _say(f"Resumed at record {len(writer.records)}.")
     code = await _play(peer, channel, seat, reconnect, answer_rules, writer=writer)
-    return _settled(writer, code)
+    return _settled(writer, code, peer)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from p2p66.engine.cards import CARD_CODES, deck_ids
 from p2p66.engine.errors import DealError
@@ -52,9 +53,12 @@ def deal_layout(options: RuleOptions) -> DealLayout:
     return _layout(options.deck_size, options.deal_layout == "alternate")
 
 
+_FRESH_DECKS: Final = {size: deck_ids(size) for size in (24, 20)}  # read, never changed
+
+
 def check_deck(options: RuleOptions, deck: list[int] | tuple[int, ...]) -> None:
     """Raise DealError unless ``deck`` is a permutation of the options' cards."""
-    expected = deck_ids(options.deck_size)
+    expected = _FRESH_DECKS.get(options.deck_size) or deck_ids(options.deck_size)
     if len(deck) != len(expected):
         raise DealError(f"a deck of {len(expected)} cards is needed, got {len(deck)}")
     if sorted(deck) != expected:

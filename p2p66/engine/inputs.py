@@ -33,6 +33,8 @@ def deck_ids(deck: object) -> tuple[int, ...]:
             "a deck must be a sequence of card ids or card codes like 'AC', "
             f"not {type(deck).__name__}"
         )
+    if type(deck) in (list, tuple) and set(map(type, deck)) == {int}:
+        return tuple(deck)  # plain card ids, the common case (every deal of a bot run)
     out = []
     for i, item in enumerate(deck):
         if isinstance(item, str):

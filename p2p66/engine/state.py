@@ -415,8 +415,8 @@ class HandState:
 
     def check_legal(self, code: int) -> None:
         """Raise IllegalMoveError with the reason unless ``code`` is legal now."""
-        if type(code) is not int:
-            code = _code_of(code)
+        if type(code) is not int or not 0 <= code < len(MOVES):
+            code = _code_of(code)  # refuses what is no move, with the engine's own error
         if self.is_legal(code):
             return
         raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))

@@ -38,7 +38,7 @@ from p2p66.net.errors import (
 from p2p66.net.identity import PeerIdentity, fingerprint
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
-from p2p66.session.errors import ProtocolError, RemoteProtocolError
+from p2p66.session.errors import CheatingDetected, ProtocolError, RemoteProtocolError
 from p2p66.session.peer import Peer
 from p2p66.session.records import GENESIS, Record, RecordError
 
@@ -104,6 +104,7 @@ class LiveGame:
         self.resumes = 0
         self.answer_rules = answer_rules
         self._restarted = False
+        self._unsent: list[Record] = []
 
     def preload(self, records: list[Record]) -> None:
         """A restarted process: ``records`` are the chain so far (the peer is restored to
@@ -137,7 +138,12 @@ class LiveGame:
                 self._close()
                 raise LiveGameError("replay", f"{exc}; the match stops here", None) from exc
             except PeerClosed as exc:
+                if await self._ended_before_closing():
+                    self._unsent.clear()
+                    self._close()
+                    return  # they resigned (or claimed) first: the match is over
                 why = exc.reason or "no reason given"
+                await self._claim(f"the other player closed the connection ({why}) owing a record")
                 raise LiveGameError("closed", f"the other player left the match ({why})") from exc
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)
@@ -153,7 +159,7 @@ class LiveGame:
         """Tell the other side why we stop; the error that ends the match, with its culprit."""
         await self._last_records()
         await self._abort(exc)
-        kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
+        kind = "cheating" if isinstance(exc, CheatingDetected) else "protocol"
         return LiveGameError(kind, str(exc), exc.culprit)
 
     def _flood_evidence(self, flood: PeerFlooded) -> ProtocolError:
@@ -184,8 +190,24 @@ class LiveGame:
         view = self.peer.view()
         assert view is not None
         self.on_status(Status("your-turn", self._latency()))
-        code = await self._decide_unless_ended(view)
+        try:
+            code = await self._decide_unless_ended(view)
+        except TransportError:
+            if await self._ended_before_closing():
+                return  # they resigned while we thought: the match ended with it
+            raise
         self._emit(self.peer.play(code))
+
+    async def _ended_before_closing(self) -> bool:
+        """Apply the records that arrived before the channel ended; True if one of them
+        (a resignation, a claim) ended the match. A bad one is left to the caller's error."""
+        assert self.channel is not None
+        try:
+            while not self.peer.machine.over:
+                self._take(await self.channel.recv())
+        except (TransportError, ProtocolError, ReplayWriteError):
+            return False
+        return True
 
     async def _decide_unless_ended(self, view: PlayerView) -> int:
         """Our move; but if the channel ends while we think, its failure is raised at once.
@@ -216,12 +238,11 @@ class LiveGame:
             exp = self.peer.machine.expected()
             who = exp.author if exp else 1 - self.peer.seat
             what = exp.what if exp else "answer"
+            why = f"player {who} did not {what} within {limit:.0f} s (the per-move time limit)"
+            await self._claim(why)
             self._close()
             raise LiveGameError(
-                "timeout",
-                f"player {who} did not {what} within {limit:.0f} s (the per-move time limit); "
-                f"the replay shows the game waiting on player {who}",
-                who,
+                "timeout", f"{why}; the replay shows the game waiting on player {who}", who
             ) from None
         self._take(data)
 
@@ -241,6 +262,51 @@ class LiveGame:
         if record is not None and record.author != self.peer.seat:
             self._keep(record)
         self._emit(self.peer.receive_data(data))
+        if self.peer.voided:
+            self._drop_voided()
+
+    def _drop_voided(self) -> None:
+        """Their resignation or claim crossed records of ours: the file ends with it instead."""
+        chain = self.peer.machine.records
+        voided, self.peer.voided = self.peer.voided, []
+        self._unsent = [r for r in self._unsent if r not in voided]
+        self.records = list(chain)
+        if self.writer is not None:
+            self.writer.truncate(len(chain) - 1)
+            self.writer.append(chain[-1])
+
+    async def _claim(self, why: str) -> None:
+        """The other player owes the next record and stayed silent: sign that it abandoned
+        the match (kept, and sent should it still listen); LiveGameError "abandoned"."""
+        peer = self.peer
+        exp = peer.machine.expected()
+        if not peer.can_end or exp is None or exp.author == peer.seat:
+            return
+        self._emit(peer.claim_abandoned())
+        await self._last_records()
+        self._close()
+        raise LiveGameError(
+            "abandoned",
+            f"{why}: player {exp.author} abandoned the match at record {peer.machine.abandoned_at} "
+            f"(it was player {exp.author}'s turn); you win by forfeit (the signed claim ends "
+            "the replay)",
+            exp.author,
+        )
+
+    async def leave(self, reason: str) -> bool:
+        """Resign on purpose: a signed record, kept and sent at once, then goodbye.
+
+        Call it once ``run`` is no longer running. False (the channel is just
+        closed) when there is no match under way to resign.
+        """
+        resigned = self.peer.can_end
+        if resigned:
+            with contextlib.suppress(ReplayWriteError):
+                self._emit(self.peer.resign(reason))
+                await self._last_records()
+        if self.channel is not None:
+            self.channel.close(f"resigned: {reason}" if resigned else reason)
+        return resigned
 
     def _wait_limit(self) -> float | None:
         """How long the other side may take: the agreed move time for a move, else a minute."""
@@ -255,8 +321,11 @@ class LiveGame:
     async def _flush(self) -> None:
         for record in self.peer.data_to_send():
             self._keep(record)
-            assert self.channel is not None
-            await self.channel.send(record.encode())
+            self._unsent.append(record)
+        assert self.channel is not None
+        while self._unsent:
+            await self.channel.send(self._unsent[0].encode())
+            self._unsent.pop(0)
 
     def _keep(self, record: Record) -> None:
         """Record first, act second: a crash loses at most the record being written."""
@@ -299,9 +368,11 @@ class LiveGame:
         for record in self.peer.data_to_send():
             with contextlib.suppress(ReplayWriteError):
                 self._keep(record)
-            if self.channel is not None:
-                with contextlib.suppress(NetworkError, TransportError, ConnectionError, OSError):
-                    await self.channel.send(record.encode())
+            self._unsent.append(record)
+        with contextlib.suppress(TransportError, ConnectionError, OSError):
+            while self._unsent and self.channel is not None:
+                await self.channel.send(self._unsent[0].encode())
+                self._unsent.pop(0)
 
     async def _abort(self, exc: ProtocolError) -> None:
         if self.channel is not None:
@@ -332,6 +403,7 @@ class LiveGame:
                 last = stranger
                 continue
             self.channel = channel
+            self._unsent.clear()  # the resync resends whatever the other side lacks
             try:
                 await asyncio.wait_for(self._resync(), RESYNC_LIMIT)
             except (TransportError, OSError, TimeoutError) as exc:
@@ -341,6 +413,7 @@ class LiveGame:
             self.resumes += 1
             self.on_status(Status("connected", self._latency()))
             return
+        await self._claim(f"the opponent did not come back within {self.grace:.0f} s")
         raise LiveGameError(
             "disconnected",
             f"the opponent did not come back within {self.grace:.0f} s (last: "

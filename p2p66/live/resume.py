@@ -222,6 +222,11 @@ class ResumableWriter(ReplayWriter):
         if self.store.armed:
             self._save()
 
+    def truncate(self, keep: int) -> None:
+        super().truncate(keep)
+        if self.store.armed:
+            self._save()
+
     def _save(self) -> None:
         head = self.records[-1].digest if self.records else GENESIS
         self.info = replace(self.info, have=len(self.records), head=head)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from p2p66.engine import IllegalMoveError, PlayerView
 from p2p66.engine.cards import CARDS
-from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
+from p2p66.live.game import Decider, LiveGame, LiveGameError, Status, cancel_quietly
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import PeerClosed, TransportError
 from p2p66.session import events as ev
@@ -104,6 +104,8 @@ class NetworkTable:
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
         self.verify: Callable[[Path], str] | None = None
+        self.leave_reason = "left the match"
+        """What a resignation on leaving says (a signal sets it before the screen is stopped)."""
         self.failure: str | None = None
         """Why the match stopped early (a ``LiveGameError`` kind, "transport"), if it did."""
 
@@ -135,19 +137,22 @@ class NetworkTable:
         # so a screen never reads the next line against the view from before the move.
         await self._played.wait()
 
-    async def close(self) -> None:
+    async def close(self, reason: str | None = None) -> None:
+        """Leave: a match under way is resigned (a signed record the other side gets at once)."""
+        reason = reason or self.leave_reason
         running = self.task is not None and not self.task.done()
         if self.task is not None and running:
-            self.task.cancel()
-        if self.game is not None and self.game.channel is not None:
-            self.game.channel.close("they chose to leave")
+            await cancel_quietly(self.task)
+        if self.game is not None and running:
+            await self.game.leave(reason)
         path = self.replay_path
         if running and path is not None and path.exists():  # leaving early loses nothing
             verdict = f"The replay so far is in {path}."
             if self.verify is not None:
                 verdict = await asyncio.to_thread(self.verify, path)
             self._events.put_nowait(Notice(verdict))
-        self._finish(None)
+        m = self.peer.machine
+        self._finish(1 - self.seat if m.resigned == self.seat else None)
 
     # --------------------------------------------------------------- wiring
 
@@ -195,6 +200,10 @@ class NetworkTable:
         elif isinstance(event, ev.HandEnded):
             self._tell_moves()
             self._events.put_nowait(HandOver(event.result, event.game_points))
+        elif isinstance(event, ev.AuditCalled):
+            self._events.put_nowait(
+                Notice(f"Hand {event.number} stops for an audit: {event.reason}")
+            )
         elif isinstance(event, ev.Resigned):
             who = "You" if event.seat == self.seat else self._names[event.seat]
             self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))

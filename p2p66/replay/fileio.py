@@ -257,6 +257,18 @@ class ReplayWriter:
             raise _write_error(self.path, exc) from exc
         self.records.append(record)
 
+    def truncate(self, keep: int) -> None:
+        """Keep only the first ``keep`` records (a resignation voided the later ones)."""
+        length = len(PREAMBLE) + sum(len(frame(r)) for r in self.records[:keep])
+        try:
+            os.ftruncate(self._fd, length)
+            os.lseek(self._fd, length, os.SEEK_SET)  # a fresh file is not opened O_APPEND
+            if self._fsync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            raise _write_error(self.path, exc) from exc
+        del self.records[keep:]
+
     def _write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:

@@ -101,6 +101,7 @@ class ProblemKind(StrEnum):
     EXTRA_KEY = "extra-key"
     ILLEGAL_MOVE = "illegal-move"
     FALSE_CLAIM = "false-claim"  # an abandonment claimed when it was the claimant's own turn
+    FALSE_ABORT = "false-abort"  # a hand stopped for an audit that finds every step sound
     # the mental-poker codes of SPEC.md section 14 (``p2p66.crypto.errors``)
     CHEATING = "cheating"
     REPLAYED_MESSAGE = "replayed-message"

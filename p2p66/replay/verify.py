@@ -72,6 +72,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("key that shows", "withheld-key"),
     ("does not call for", "extra-key"),
     ("falsely claimed", "false-claim"),
+    ("finds every deck step sound", "false-abort"),
     ("do not call for", "extra-key"),
     ("without being opened", "not-your-card"),
 )

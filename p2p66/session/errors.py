@@ -39,6 +39,11 @@ class AuditFinding(CheatingDetected):
     """
 
 
+class HandAborted(CheatingDetected):
+    """With proofs off, a card opened to no card (or twice): some deck step was bad, and
+    only the audit of both seeds can say whose. No culprit; the hand stops for that audit."""
+
+
 class LocalProtocolError(ProtocolError):
     """Our own side misused the session (a bug here, not the peer's fault)."""
 

@@ -79,3 +79,11 @@ class Abandoned(Event):
 
     seat: int
     record: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditCalled(Event):
+    """Hand ``number`` stops before its end for an audit of both seeds (see ``reason``)."""
+
+    number: int
+    reason: str

@@ -25,6 +25,7 @@ from p2p66.crypto.audit import audit
 from p2p66.crypto.config import PUBLIC, HandConfig
 from p2p66.crypto.errors import CheatingDetected as CryptoCheat
 from p2p66.crypto.errors import CryptoError
+from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.messages import HandPayload, KeyReveal, Reveal, SeedReveal
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.crypto.transcript import HandTranscript
@@ -36,6 +37,7 @@ from p2p66.engine.state import HandState
 from p2p66.session.errors import (
     AuditFinding,
     CheatingDetected,
+    HandAborted,
     LocalProtocolError,
     RemoteProtocolError,
 )
@@ -83,7 +85,7 @@ def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
     """
     if isinstance(exc, CryptoCheat):
         if exc.party is None:
-            return CheatingDetected(
+            return HandAborted(
                 f"a deck step was bad, but with proofs off only the audit of both hand seeds "
                 f"can say whose: {exc}",
                 None,
@@ -115,6 +117,18 @@ class HandTable:
         self.authors: list[int] = []
         self.result: HandResult | None = None
         self.deck: tuple[int, ...] | None = None
+        self.aborted = ""
+        """Why the hand stopped for an audit before its end ("" while it goes on)."""
+        self.aborted_by: int | None = None
+        """The player who stopped it (its own cards showed a bad deck step), if not public."""
+        self.alarm = ""
+        """Our own cards showed a bad deck step the public state cannot see: we must stop."""
+        self.abort_seeds: dict[int, bytes] = {}
+        self._exposing: list[HandPayload] = []
+
+    def can_abort(self, seat: int) -> bool:
+        """A seed before the end stops the hand for an audit (once per player)."""
+        return not self.over and (not self.aborted or seat not in self.abort_seeds)
 
     # ------------------------------------------------------------------ queries
 
@@ -185,6 +199,9 @@ class HandTable:
 
     def expected(self) -> tuple[int, str]:
         """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``."""
+        if self.aborted:
+            first = 1 - self.aborted_by if self.aborted_by is not None else 1 - self.dealer
+            return (first if first not in self.abort_seeds else 1 - first), "reveal"
         if self.dealing:
             step = self.crypto.expected_step
             if step is None:
@@ -263,11 +280,16 @@ class HandTable:
         self._check_paid(author)
 
     def apply_seed(self, author: int, payload: SeedReveal, apply: ApplyPayload) -> None:
-        """A seed at the end of the hand; with both in, audit and re-judge every move."""
+        """A seed at the end of the hand; with both in, audit and re-judge every move.
+
+        Before the end it stops the hand for an audit: its author says its own
+        cards showed a bad deck step (proofs off). The other player then owes
+        its seed, and the audit of the transcript so far names the culprit, or
+        the player who stopped the hand for nothing.
+        """
         if not self.over:
-            raise RemoteProtocolError(
-                f"player {author} revealed its hand seed before the hand was over", author
-            )
+            self._abort_seed(author, payload)
+            return
         self._crypto(author, [payload], apply)
         if len(self.crypto.seeds) == 2:
             self._audit()
@@ -281,10 +303,16 @@ class HandTable:
                     f"player {author} sent a card payload in the name of player {payload.seat}",
                     author,
                 )
+        before = len(self.crypto.payloads)
         try:
             apply(payloads)
         except CryptoError as exc:
-            raise blame(exc, author) from None
+            found = blame(exc, author)
+            if isinstance(found, HandAborted):
+                applied = len(self.crypto.payloads) - before
+                self._exposing = list(payloads[applied:])
+                self.aborted = str(found)
+            raise found from None
 
     def _apply_keys(
         self, author: int, payload: KeyReveal | None, apply: ApplyPayload
@@ -380,6 +408,49 @@ class HandTable:
             what = f"keys for positions {list(debts.keys)}" if debts.keys else "the face-up card"
             raise RemoteProtocolError(f"player {author} did not send the {what} it owed", author)
 
+    def _abort_seed(self, author: int, payload: SeedReveal) -> None:
+        if payload.seat != author or payload.hand != self.number:
+            raise RemoteProtocolError(
+                f"player {author} sent another player's or hand's seed", author
+            )
+        committed = self.crypto.commitments.get(author)
+        if (
+            committed is not None
+            and seed_commitment(self.config, author, payload.seed) != committed
+        ):
+            raise CheatingDetected(
+                f"player {author} revealed a hand seed that does not match its commitment", author
+            )
+        if not self.aborted:
+            self.aborted_by = author
+            self.aborted = f"player {author} stopped the hand for an audit: a bad card opened to it"
+        self.abort_seeds[author] = payload.seed
+        if len(self.abort_seeds) == 2:
+            self._audit_aborted()
+
+    def _audit_aborted(self) -> None:
+        """Audit what was dealt so far with both seeds; someone is always to blame."""
+        transcript = HandTranscript(self.config, (*self.crypto.payloads, *self._exposing))
+        try:
+            audit(transcript, self.abort_seeds, verify_proofs=False)
+        except CryptoCheat as exc:
+            if exc.party is not None:
+                raise AuditFinding(
+                    f"the audit shows that player {exc.party} cheated: {exc}",
+                    exc.party,
+                    kind=exc.code,
+                ) from None
+        except CryptoError:
+            pass
+        if self.aborted_by is None:
+            raise LocalProtocolError(f"the audit finds no bad deck step, yet {self.aborted}")
+        raise AuditFinding(
+            f"player {self.aborted_by} stopped the hand for an audit, but the audit of both "
+            "seeds finds every deck step sound",
+            self.aborted_by,
+            kind="false-abort",
+        )
+
     def _audit(self) -> None:
         transcript = HandTranscript(self.config, tuple(self.crypto.payloads))
         try:
@@ -388,7 +459,7 @@ class HandTable:
             report = audit(transcript, verify_proofs=False)
         except CryptoCheat as exc:
             raise AuditFinding(
-                f"the audit shows that player {exc.party} cheated: {exc}", exc.party
+                f"the audit shows that player {exc.party} cheated: {exc}", exc.party, kind=exc.code
             ) from None
         except CryptoError as exc:
             raise LocalProtocolError(f"the audit could not run: {exc}") from None

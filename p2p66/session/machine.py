@@ -39,6 +39,7 @@ import msgpack
 from p2p66 import __version__
 from p2p66.crypto.coinflip import coin_commitment, coin_result
 from p2p66.crypto.config import ARGUMENT, MAX_ROUNDS, HandConfig, is_soundness
+from p2p66.crypto.errors import CheatingDetected as CryptoCheat
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_payload
 from p2p66.crypto.state import HandState as CryptoState
@@ -49,6 +50,7 @@ from p2p66.session import messages as msg
 from p2p66.session.errors import (
     AuditFinding,
     CheatingDetected,
+    HandAborted,
     LocalProtocolError,
     PeerResigned,
     ProtocolError,
@@ -180,17 +182,21 @@ class Machine:
             raise RemoteProtocolError(
                 f"player {author} sent {body.TYPE} after the match was over", author
             )
+        # a seed before the hand's end stops it for an audit, whoever's turn it is
+        aborting = (
+            isinstance(body, msg.Reveal) and self.hand is not None and self.hand.can_abort(author)
+        )
         if isinstance(body, msg.Abandoned):
             self._check_claim(author, body, record.seq, expect)
-        elif isinstance(body, msg.Resign) and msg.Resign in expect.kinds:
-            pass  # a resignation is in turn whoever sends it
+        elif aborting or (isinstance(body, msg.Resign) and msg.Resign in expect.kinds):
+            pass  # a resignation, too, is in turn whoever sends it
         elif author != expect.author:
             raise CheatingDetected(
                 f"player {author} sent {body.TYPE} out of turn: player {expect.author} "
                 f"was to {expect.what}",
                 author,
             )
-        if not isinstance(body, expect.kinds):
+        if not aborting and not isinstance(body, expect.kinds):
             wanted = " or ".join(k.TYPE for k in expect.kinds)
             raise RemoteProtocolError(
                 f"player {author} sent {body.TYPE} where {wanted} was expected", author
@@ -200,6 +206,10 @@ class Machine:
         except AuditFinding:
             self._accept(record)  # a sound record: the finding is about earlier ones
             raise
+        except HandAborted as exc:
+            self._accept(record)  # its keys are right: a deck step before it was bad
+            assert self.hand is not None
+            return [ev.AuditCalled(self.hand.number, str(exc))]
         self._accept(record)
         return out
 
@@ -374,11 +384,22 @@ class Machine:
         local = self.local
         verify = local is None
 
+        hand = self.hand
+
         def apply(payloads: Sequence[HandPayload]) -> None:
+            checked = verify
             if local is not None and author != local.seat:
-                local.apply_remote(payloads)
+                try:
+                    local.apply_remote(payloads)
+                except CryptoCheat as exc:
+                    if exc.party is not None:
+                        raise
+                    # our own cards show a bad deck step nobody else can see: the public
+                    # state goes on as any verifier's would, and we stop the hand
+                    hand.alarm = str(exc)
+                    checked = True
             for p in payloads:
-                crypto.apply(p, verify=verify)
+                crypto.apply(p, verify=checked)
 
         return apply
 

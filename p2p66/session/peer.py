@@ -226,6 +226,12 @@ class Peer:
         """Send every message that needs no decision, until the other player or a move is due."""
         events: list[ev.Event] = []
         while True:
+            hand = self.machine.hand
+            if hand is not None and hand.alarm and hand.can_abort(self.seat):
+                assert self.party is not None  # our cards showed a bad deck step: stop
+                seed = self.party.reveal_seed()
+                events.extend(self._send(msg.Reveal(hand.number, {"payload": seed.to_wire()})))
+                continue
             exp = self.machine.expected()
             if exp is None or exp.author != self.seat or exp.kinds[0] is msg.Move:
                 return events

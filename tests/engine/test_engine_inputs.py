@@ -61,6 +61,8 @@ def test_apply_of_something_that_is_no_move(move: Any) -> None:
     state = new_hand(SIXTY_SIX, CODES, 0)
     with pytest.raises(IllegalMoveError, match="not a move code: expected a Move"):
         state.apply(move)
+    with pytest.raises(IllegalMoveError, match="not a move code: expected a Move"):
+        state.check_legal(move)
 
 
 @pytest.mark.parametrize("seat", [2, -1, "1", None])

@@ -95,8 +95,9 @@ def test_leaving_early_says_where_the_replay_so_far_is(
     seen = asyncio.run(main())
     notices = [e.text for e in seen if isinstance(e, Notice)]
     path = next((tmp_path / "r").glob("*.p66"))
-    assert any(f"Replay saved to {path}" in n and "unfinished" in n for n in notices), notices
-    assert isinstance(seen[-1], MatchOver) and seen[-1].winner is None
+    # leaving is a signed resignation: the replay ends with it, the bot wins
+    assert any(f"Replay saved to {path}" in n and "ann resigned" in n for n in notices), notices
+    assert isinstance(seen[-1], MatchOver) and seen[-1].winner == 1
 
 
 async def _hosted_pair(
@@ -422,7 +423,7 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert "You leave the match." in joined.stdout
     assert joined.returncode == 7  # left before the end: not a network failure
     assert "rules refused" not in host_err
-    assert "the other player left the match (they chose to leave)" in host_err
+    assert "root resigned: left the match" in host_err  # q is a signed resignation
 
 
 @pytest.mark.timeout(90)
@@ -475,5 +476,30 @@ def test_exit_codes_say_how_the_match_ended(
 
     from p2p66.cli.net_cmd import exit_code
 
-    machine = SimpleNamespace(stage=SimpleNamespace(value=stage), over=over)
-    assert exit_code(SimpleNamespace(machine=machine), failure) == code  # type: ignore[arg-type]
+    machine = SimpleNamespace(
+        stage=SimpleNamespace(value=stage), over=over, resigned=None, abandoned=None
+    )
+    peer = SimpleNamespace(machine=machine, seat=0)
+    assert exit_code(peer, failure) == code  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("failure", "resigned", "abandoned", "code"),
+    [
+        (None, 0, None, 7),  # we resigned
+        (None, 1, None, 3),  # they resigned: the other player left
+        ("abandoned", None, 1, 3),  # our claim: they abandoned the match
+        (None, None, 0, 7),  # their claim: we had gone silent
+    ],
+)
+def test_exit_codes_of_resignation_and_abandonment(
+    failure: str | None, resigned: int | None, abandoned: int | None, code: int
+) -> None:
+    from types import SimpleNamespace
+
+    from p2p66.cli.net_cmd import exit_code
+
+    machine = SimpleNamespace(
+        stage=SimpleNamespace(value="resigned"), over=True, resigned=resigned, abandoned=abandoned
+    )
+    assert exit_code(SimpleNamespace(machine=machine, seat=0), failure) == code  # type: ignore[arg-type]

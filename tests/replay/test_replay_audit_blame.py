@@ -28,7 +28,7 @@ from p2p66.engine import PlayerView, RuleOptions, preset
 from p2p66.engine.moves import CLOSE
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_records
-from p2p66.session.errors import AuditFinding, CheatingDetected, LocalProtocolError, ProtocolError
+from p2p66.session.errors import AuditFinding, LocalProtocolError, ProtocolError
 from p2p66.session.peer import Peer
 
 gen = load_generator()
@@ -204,16 +204,17 @@ def test_a_revoke_found_by_the_audit_names_the_cheater_in_either_order() -> None
     pytest.fail(f"only these orders were seen: {orders}")
 
 
-def test_a_bad_card_seen_with_proofs_off_blames_nobody_until_the_audit() -> None:
-    """The face-up card opens to no card: the honest dealer's own deal keys revealed it, but
-    the bad step was the other's shuffle, which only the seeds can show: no culprit yet."""
+def test_a_bad_card_seen_with_proofs_off_stops_the_hand_and_the_audit_names_the_cheater() -> None:
+    """The face-up card opens to no card: the honest dealer's own deal keys would reveal it.
+    Nobody is blamed for the record that showed it; the dealer stops the hand with its seed,
+    the other owes its seed, and the audit of both names the one who made the bad deck."""
     options = preset("sixty-six")
     for seed in range(2):
         cheater = seed % 2
         cls = deck_cheater(made_up_at(lambda config: config.face_up))
         found = play(options, seed, cheater, cls, (honest_bot(seed), honest_bot(seed + 1)))
         assert found is not None
-        _, exc = found
-        assert isinstance(exc, CheatingDetected) and not isinstance(exc, AuditFinding)
-        assert exc.culprit is None, exc
-        assert "only the audit" in str(exc)
+        honest, exc = found
+        check(honest, exc, cheater, "made-up-card")
+        hand = honest.machine.hand
+        assert hand is not None and hand.aborted_by == honest.seat

@@ -139,3 +139,24 @@ def test_disk_full_keeps_what_was_written(tmp_path: Path, monkeypatch: pytest.Mo
 def test_malformed_record_payloads(payload: bytes) -> None:
     with pytest.raises(RecordError):
         Record.decode(payload)
+
+
+def test_truncate_drops_the_last_records_and_appends_after_them(tmp_path: Path) -> None:
+    """A resignation that crossed our records voids them: the file is cut back, then goes on
+    (whether the file was created by this writer or reopened)."""
+    key = Ed25519PrivateKey.from_private_bytes(b"\x05" * 32)
+    records = [make_record(i, GENESIS, 0, b"x" * (10 + i), key.sign) for i in range(4)]
+    for reopen in (False, True):
+        path = tmp_path / f"cut-{reopen}.p66"
+        writer = ReplayWriter(path, fsync=False)
+        for record in records[:3]:
+            writer.append(record)
+        if reopen:
+            writer.close()
+            writer = ReplayWriter(path, fsync=False)
+        writer.truncate(2)
+        writer.append(records[3])
+        writer.close()
+        read = read_replay(path)
+        assert read.damage is None
+        assert list(read.records) == [records[0], records[1], records[3]]

@@ -17,7 +17,7 @@ from p2p66.replay.report import Ending, Status
 from p2p66.replay.verify import verify_records
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
-from p2p66.session.errors import CheatingDetected, LocalProtocolError
+from p2p66.session.errors import AuditFinding, CheatingDetected, LocalProtocolError
 from p2p66.session.machine import Stage
 from p2p66.session.peer import Peer
 
@@ -120,3 +120,20 @@ def test_a_claim_made_when_it_was_not_the_others_turn_is_a_cheat(lie: str) -> No
     assert report.status is Status.INVALID
     assert report.problem is not None
     assert (report.problem.kind, report.problem.culprit) == ("false-claim", author.seat)
+
+
+def test_stopping_a_hand_for_nothing_is_a_cheat_by_the_one_who_stopped_it() -> None:
+    """A seed before the end stops the hand for an audit; if the audit finds every deck step
+    sound, the player who stopped it is to blame (so stopping a losing hand never pays)."""
+    mover, liar = at_first_move()
+    hand = liar.machine.hand
+    assert hand is not None and liar.party is not None
+    seed = liar.party.reveal_seed()
+    body = msg.Reveal(hand.number, {"payload": seed.to_wire()})
+    record = forge(mover.machine, liar.seat, body, liar.seat + 1)
+    with pytest.raises(AuditFinding, match="finds every deck step sound") as info:
+        mover.receive_data(record.encode())  # the mover answers with its seed: the audit runs
+    assert info.value.culprit == liar.seat
+    report = verify_records(mover.machine.records).report
+    assert report.status is Status.INVALID and report.problem is not None
+    assert report.problem.culprit == liar.seat

@@ -416,7 +416,7 @@ def test_a_view_shows_every_card_and_who_played_it() -> None:
 
 
 def test_bad_dealer_and_deck() -> None:
-    from p2p66.engine import DealError
+    from p2p66.engine import DealError, EngineError
     from p2p66.engine.table import new_bidding_hand
 
     with pytest.raises(ValueError, match="dealer"):
@@ -425,3 +425,15 @@ def test_bad_dealer_and_deck() -> None:
         new_bidding_hand(NA, list(range(23)), 0)
     with pytest.raises(IllegalMoveError, match="not a move code"):
         new_bidding_hand(NA, list(range(24)), 0).apply(99)
+    with pytest.raises(IllegalMoveError, match="not a move code"):
+        new_bidding_hand(NA, list(range(24)), 0).apply(None)  # type: ignore[arg-type]
+    with pytest.raises(EngineError, match=r"dealer must be a seat 0\.\.3"):
+        new_bidding_hand(NA, list(range(24)), True)
+    with pytest.raises(EngineError, match="BiddingOptions"):
+        new_bidding_hand(table_preset("three-handed"), list(range(24)), 0)  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="deck entry 3"):
+        new_bidding_hand(NA, [0, 1, 2, None], 0)  # type: ignore[list-item]
+    from p2p66.engine.cards import CARD_CODES
+
+    by_code = new_bidding_hand(NA, list(CARD_CODES), 1)
+    assert by_code.hands == new_bidding_hand(NA, list(range(24)), 1).hands

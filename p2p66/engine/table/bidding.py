@@ -25,7 +25,8 @@ from p2p66.engine.cards import (
     Card,
     ids_of,
 )
-from p2p66.engine.errors import IllegalMoveError
+from p2p66.engine.errors import EngineInputError, IllegalMoveError
+from p2p66.engine.inputs import deck_ids
 from p2p66.engine.moves import MARRY_BASE, PASS
 from p2p66.engine.table.deal import check_table_deck, table_layout
 from p2p66.engine.table.moves import (
@@ -143,12 +144,12 @@ class BiddingHand:
     # ----------------------------------------------------------------- setup
 
     @classmethod
-    def new(cls, options: BiddingOptions, deck: Sequence[int], dealer: int) -> BiddingHand:
+    def new(cls, options: BiddingOptions, deck: Sequence[int | str], dealer: int) -> BiddingHand:
         """A fresh hand from a deck order (canonical layout) and the dealer's seat."""
         n = options.players
-        if not (isinstance(dealer, int) and 0 <= dealer < n):
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
-        deck_t = tuple(deck)
+        if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n):
+            raise EngineInputError(f"dealer must be a seat 0..{n - 1} (an int), not {dealer!r}")
+        deck_t = deck_ids(deck)
         check_table_deck(deck_t)
         lay = table_layout(options)
         s = cls.__new__(cls)
@@ -463,14 +464,23 @@ class BiddingHand:
         return f"BiddingHand(phase={self.phase.name}, to_act={self.to_act}, hands={hands})"
 
 
-def _code_of(move: str | int) -> int:
+def _code_of(move: object) -> int:
     if isinstance(move, str):
         return parse_table_move(move)
-    if not 0 <= move < NUM_TABLE_CODES:
-        raise IllegalMoveError(repr(move), "not a move code")
+    if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < NUM_TABLE_CODES:
+        raise IllegalMoveError(
+            repr(move),
+            f"not a move code: expected its notation (like 'bid:2', 'play:AC') or a code "
+            f"0..{NUM_TABLE_CODES - 1}",
+        )
     return move
 
 
-def new_bidding_hand(options: BiddingOptions, deck: Sequence[int], dealer: int) -> BiddingHand:
-    """Start a hand: options, a deck order in the canonical layout, and the dealer's seat."""
+def new_bidding_hand(
+    options: BiddingOptions, deck: Sequence[int | str], dealer: int
+) -> BiddingHand:
+    """Start a hand: options, a deck order in the canonical layout (card ids or codes like
+    'AC'), and the dealer's seat; EngineError saying what was expected otherwise."""
+    if not isinstance(options, BiddingOptions):
+        raise EngineInputError(f"options must be BiddingOptions, not {type(options).__name__}")
     return BiddingHand.new(options, deck, dealer)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p66.engine.cards import CARDS, Card, cards_of
-from p2p66.engine.errors import IllegalMoveError
+from p2p66.engine.errors import EngineInputError, IllegalMoveError
 from p2p66.engine.moves import MOVE_NOTATION, Move
 from p2p66.engine.scoring import HandResult
 from p2p66.engine.state import HandState, Marriage, Phase, TrickRecord, new_hand
@@ -37,10 +37,12 @@ class ThreeHandedHand:
     state: HandState
 
     @classmethod
-    def new(cls, options: ThreeHandedOptions, deck: Sequence[int], dealer: int) -> ThreeHandedHand:
+    def new(
+        cls, options: ThreeHandedOptions, deck: Sequence[int | str], dealer: int
+    ) -> ThreeHandedHand:
         """A fresh deal from a deck of ``hand_rules``' cards in its canonical layout."""
-        if not (isinstance(dealer, int) and 0 <= dealer < 3):
-            raise ValueError(f"dealer must be a seat 0..2, not {dealer!r}")
+        if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < 3):
+            raise EngineInputError(f"dealer must be a seat 0..2 (an int), not {dealer!r}")
         return cls(options, dealer, new_hand(options.hand_rules, deck, 1))
 
     @property

@@ -14,7 +14,6 @@ from p2p66.engine.table import (
     TablePhase,
     TableView,
     ThreeHandedView,
-    describe_table_move,
     table_label,
 )
 from p2p66.ui.cards_text import TextStyle, card_text, display_order, suit_name
@@ -173,9 +172,19 @@ def summary(t: LocalMultiTable) -> list[str]:
     return [fit(x) for x in top if x.startswith(keep)]
 
 
+def move_text(notation: str, style: TextStyle) -> str:
+    """A legal move as the board writes cards: ``10♦``, ``m K♥``; words and bids as they are."""
+    kind, _, code = notation.partition(":")
+    if kind == "play":
+        return card_text(Card.parse(code), style)
+    if kind == "marry":
+        return "m " + card_text(Card.parse(code), style)
+    return notation
+
+
 def prompt_line(t: LocalMultiTable) -> str:
     if t.over is not None:
-        return t.over.text
+        return "The match is over."
     if t.hand_over:
         return "The hand is over: press Enter for the next one."
     if not t.my_turn:
@@ -183,5 +192,5 @@ def prompt_line(t: LocalMultiTable) -> str:
     legal = t.legal_notation()
     v = t.view()
     if isinstance(v, TableView) and v.phase == TablePhase.BID:
-        return "Your call: " + ", ".join(legal) + f" ({describe_table_move(52)} or a bid)"
-    return "Your turn: " + " ".join(legal)
+        return "Your call: " + ", ".join(legal)
+    return "Your turn: " + " ".join(move_text(m, t.style) for m in legal)
