@@ -26,9 +26,13 @@ from typing import Annotated, Any
 import typer
 
 from p2p66.cli.exits import (
+    EXIT_CHEAT,
     EXIT_HELP,
     EXIT_INTERRUPTED,
+    EXIT_LEFT,
     EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_REFUSED,
     EXIT_REPLAY,
     EXIT_USAGE,
     ending_code,
@@ -36,11 +40,21 @@ from p2p66.cli.exits import (
 )
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
+from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
 from p2p66.engine.table import is_table_preset
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
+from p2p66.live.resume import (
+    MatchInfo,
+    ResumableWriter,
+    ResumeError,
+    SecretStore,
+    abandon,
+    forget,
+    restore,
+)
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import (
     Identity,
@@ -65,9 +79,10 @@ from p2p66.net.identity import (
     short_label,
 )
 from p2p66.net.tcp import NobodyJoined, format_address
-from p2p66.replay.fileio import ReplayWriter
+from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
+from p2p66.session.records import Record
 from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import load_config, use_color
@@ -117,14 +132,16 @@ async def _play(
     seat: Seat,
     reconnect: Reconnect,
     answer_rules: RulesAnswer | None,
+    *,
+    writer: ReplayWriter,
 ) -> int:
+    """Play the match; a restarted process (``writer`` holding the chain so far) resumes it."""
     names = seat_names(peer.seat, channel)
-    # The same name on both sides: the joiner does not know the rules before the file opens.
-    path = replay_path("match", seat.replay_dir)
-    writer = ReplayWriter(path)
+    path = writer.path
+    preload = list(writer.records)
     try:
         if seat.bot is not None:
-            links = Links(writer, reconnect, answer_rules)
+            links = Links(writer, reconnect, answer_rules, preload)
             return await _play_bot(peer, channel, seat, path, links, names=names)
         table = NetworkTable(peer, names, path)
         table.verify = default_verify
@@ -138,6 +155,8 @@ async def _play(
             reconnect=reconnect,
             answer_rules=_then_set(answer_rules, settled) if answer_rules else None,
         )
+        if preload:
+            game.preload(preload)
 
         async def opened() -> SecureChannel:
             return channel
@@ -189,6 +208,8 @@ class Links:
     writer: ReplayWriter
     reconnect: Reconnect
     answer_rules: RulesAnswer | None
+    preload: list[Record]
+    """The chain so far, when a restarted process resumes the match."""
 
 
 async def _play_bot(
@@ -229,6 +250,10 @@ async def _play_bot(
             _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
+        nonlocal bot, decider
+        if decider is None and peer.machine.options is not None:  # resumed mid-match
+            bot = make_table_bot(bot_spec, seat.seed, peer.machine.options)
+            decider = bot_decider(peer, bot)
         assert decider is not None
         return await decider(view)
 
@@ -245,6 +270,8 @@ async def _play_bot(
         reconnect=links.reconnect,
         answer_rules=links.answer_rules,
     )
+    if links.preload:
+        game.preload(links.preload)
     try:
         playing = asyncio.create_task(game.run(channel))
         signalled = await until_done_or_signal(playing, BOT_LEAVE_SIGNALS)
@@ -340,9 +367,18 @@ def register(app: typer.Typer) -> None:
                 "--once", help="Stop after one failed join attempt (no new code; for scripts)."
             ),
         ] = False,
+        resume: Annotated[
+            bool,
+            typer.Option("--resume", help="Resume the match this player was hosting when it died."),
+        ] = False,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
+        if resume:
+            seat = Seat(_bot(bot), _seed(seed), plain, ascii_suits, replay_dir)
+            listen = Listen(port, bind, lan, accept_timeout, move_time, once)
+            raise typer.Exit(_guarded(_host_resume(listen, seat, name or config.name)))
+        _resumable_note("host")
         options = _options(preset_text or config.preset, target)
         name = name or config.name
         bot_spec = _bot(bot)
@@ -374,12 +410,19 @@ def register(app: typer.Typer) -> None:
         ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        resume: Annotated[
+            bool,
+            typer.Option("--resume", help="Resume the match this player had joined when it died."),
+        ] = False,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
+        if resume:
+            raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept)))
+        _resumable_note("join")
         raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
 
 
@@ -430,12 +473,18 @@ async def _host(
         if channel is None:
             return EXIT_NETWORK
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
+        store = SecretStore("host")
+        info = MatchInfo(
+            "host", "", channel.peer.public_key, bind or "", listener.port,
+            options.to_dict(), soundness, listen.move_seconds,
+        )  # fmt: skip
         peer = Peer(
             0,
             signer_of(me),
             options=options,
             soundness=soundness,
             move_seconds=listen.move_seconds,
+            rng=store.rng(),
         )
 
         listener.only_for(channel.peer)  # a reconnection must be this opponent
@@ -443,7 +492,9 @@ async def _host(
         async def reconnect() -> SecureChannel:
             return await listener.accept()
 
-        return await _play(peer, channel, seat, reconnect, None)
+        writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
+        code = await _play(peer, channel, seat, reconnect, None, writer=writer)
+        return _settled(writer, code, peer)
 
 
 def _newcomer(peers: KnownPeers, channel: SecureChannel) -> str:
@@ -513,7 +564,7 @@ async def _pick_lan_game() -> str | None:
 
 async def _connect(
     code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers
-) -> tuple[SecureChannel, Reconnect] | int:
+) -> tuple[SecureChannel, Reconnect, str, int] | int:
     """Join with a code (or a LAN pick), or rematch a pinned host without one."""
     if rematch is not None:
         host, _, port_text = rematch.rpartition(":")
@@ -545,7 +596,7 @@ async def _connect(
     async def reconnect() -> SecureChannel:
         return await join_known(address, port, me, peers, expect_key=opponent)
 
-    return channel, reconnect
+    return channel, reconnect, address, port
 
 
 async def _join(
@@ -556,13 +607,18 @@ async def _join(
     connected = await _connect(code_text, rematch, me, peers)
     if isinstance(connected, int):
         return connected
-    channel, reconnect = connected
+    channel, reconnect, address, port = connected
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).{_newcomer(peers, channel)}")
     if name is None and seat.bot is None:
         _name_hint(me)
 
-    peer = Peer(1, signer_of(me), rules_policy=None)
-    return await _play(peer, channel, seat, reconnect, joiner_answer(accept=accept))
+    info = MatchInfo("join", "", channel.peer.public_key, address, port)
+    store = SecretStore("join")
+    peer = Peer(1, signer_of(me), rules_policy=None, rng=store.rng())
+    writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
+    answer = joiner_answer(accept=accept)
+    code = await _play(peer, channel, seat, reconnect, answer, writer=writer)
+    return _settled(writer, code, peer)
 
 
 def joiner_answer(*, accept: bool) -> RulesAnswer:
@@ -587,3 +643,158 @@ def joiner_answer(*, accept: bool) -> RulesAnswer:
 
 
 __all__ = ["Identity", "register"]
+
+
+# ---------------------------------------------------------------------------- resume
+
+SETTLED = (EXIT_OK, EXIT_CHEAT, EXIT_REFUSED, EXIT_LEFT)
+"""Exit codes after which nothing is left to resume (kept: lost links, timeouts, disk)."""
+
+
+def _settled(writer: ResumableWriter, code: int, peer: Peer) -> int:
+    """Forget this match's resume state once it cannot be resumed any more (it is over,
+    resigned by either side included, or ended by a violation)."""
+    if (code in SETTLED or peer.machine.over) and writer.store.armed:
+        forget(writer.info.role)
+    return code
+
+
+def _resumable_note(role: str) -> None:
+    """A fresh start never silently replaces a match that can still be resumed: say so."""
+    try:
+        info = MatchInfo.load(role)
+    except ResumeError:
+        return
+    if info is not None:
+        _say(
+            f"Note: an unfinished match (replay {info.replay}) can be resumed with "
+            f"'p2p66 {role} --resume'; this starts a new match, which replaces it."
+        )
+
+
+def _load_resume(role: str) -> tuple[MatchInfo, SecretStore | None] | int:
+    try:
+        info = MatchInfo.load(role)
+        store = SecretStore.load(role) if info is not None else None
+    except ResumeError as exc:
+        _say(f"cannot resume: {exc}")
+        return EXIT_USAGE
+    if info is None:
+        _say(f"cannot resume: there is no unfinished match to resume as {role} in {home_dir()}")
+        return EXIT_USAGE
+    return info, store
+
+
+async def _host_resume(listen: Listen, seat: Seat, name: str | None) -> int:
+    loaded = _load_resume("host")
+    if isinstance(loaded, int):
+        return loaded
+    info, store = loaded
+    me = load_or_create_identity(name)
+    peers = KnownPeers.load()
+    bind = listen.bind or info.address or None
+    try:
+        listener = await Listener.open(
+            me, words=generate_words(), bind=bind, port=info.port, known_peers=peers
+        )
+    except TransportError as exc:
+        _say(f"cannot resume hosting on port {info.port}: {exc}")
+        return EXIT_NETWORK
+    async with listener:
+        opponent = PeerIdentity("opponent", info.opponent)
+        listener.only_for(opponent)
+        _say(f"Resuming the match of {info.replay}: waiting for the opponent on port {info.port}.")
+        try:
+            channel = await listener.accept(timeout=listen.accept_timeout)
+        except TransportError as exc:
+            _say(f"the opponent did not come back: {exc}")
+            return EXIT_NETWORK
+
+        async def reconnect() -> SecureChannel:
+            return await listener.accept()
+
+        return await _resumed(
+            info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=None
+        )
+
+
+async def _join_resume(seat: Seat, name: str | None, *, accept: bool) -> int:
+    loaded = _load_resume("join")
+    if isinstance(loaded, int):
+        return loaded
+    info, store = loaded
+    me = load_or_create_identity(name)
+    peers = KnownPeers.load()
+    opponent = PeerIdentity("opponent", info.opponent)
+
+    async def reconnect() -> SecureChannel:
+        return await join_known(info.address, info.port, me, peers, expect_key=opponent)
+
+    _say(f"Resuming the match of {info.replay} with {format_address(info.address, info.port)}.")
+    try:
+        channel = await reconnect()
+    except TransportError as exc:
+        _say(f"cannot resume: {exc}")
+        return EXIT_NETWORK
+    answer = joiner_answer(accept=accept)
+    return await _resumed(
+        info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=answer
+    )
+
+
+async def _resumed(
+    info: MatchInfo,
+    store: SecretStore | None,
+    me: Identity,
+    *,
+    channel: SecureChannel,
+    reconnect: Reconnect,
+    seat: Seat,
+    answer_rules: RulesAnswer | None,
+) -> int:
+    """Restore the peer from its replay and secrets, then play on (or abandon without them)."""
+    options = RuleOptions.from_wire(info.options) if info.options is not None else None
+    peer = Peer(
+        info.seat,
+        signer_of(me),
+        options=options,
+        soundness=info.soundness,
+        move_seconds=info.move_seconds,
+        rules_policy=None,
+        rng=store.rng() if store is not None else system_rng,
+    )
+    try:
+        writer = ResumableWriter(info.replay, info, store or SecretStore(info.role, []))
+    except ReplayWriteError as exc:
+        channel.close("cannot resume: our replay file is unusable")
+        _say(f"cannot resume: {exc}")
+        return EXIT_REPLAY
+    try:
+        if len(writer.records) < info.have:
+            raise ResumeError(
+                f"{info.replay} holds {len(writer.records)} records, but {info.have} were "
+                "kept: the replay file lost records"
+            )
+        if store is None:
+            _say(
+                f"cannot resume: the hand secrets of this match are gone "
+                f"({SecretStore(info.role).path} is missing), so this side cannot play on; "
+                "it abandons the match (a signed resignation)"
+            )
+            await abandon(peer, channel, writer, "abandoned: lost its hand secrets")
+            _say(f"match abandoned by this side; replay: {writer.path}")
+            forget(info.role)
+            return EXIT_LEFT
+        restore(peer, list(writer.records))
+    except ResumeError as exc:
+        channel.close(f"cannot resume: {exc}"[:200])
+        writer.close()
+        _say(f"cannot resume: {exc}")
+        return EXIT_USAGE
+    except (TransportError, OSError) as exc:
+        writer.close()
+        _say(f"the connection was lost while abandoning the match: {exc}")
+        return EXIT_NETWORK
+    _say(f"Resumed at record {len(writer.records)}.")
+    code = await _play(peer, channel, seat, reconnect, answer_rules, writer=writer)
+    return _settled(writer, code, peer)

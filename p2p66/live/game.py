@@ -103,7 +103,14 @@ class LiveGame:
         """Who the first channel authenticated: the only key that may resume the match."""
         self.resumes = 0
         self.answer_rules = answer_rules
+        self._restarted = False
         self._unsent: list[Record] = []
+
+    def preload(self, records: list[Record]) -> None:
+        """A restarted process: ``records`` are the chain so far (the peer is restored to
+        their end); ``run`` then resynchronises first instead of starting the match."""
+        self.records = list(records)
+        self._restarted = True
 
     # ------------------------------------------------------------------ running
 
@@ -111,7 +118,10 @@ class LiveGame:
         """Play to the end of the match; LiveGameError if it stops early."""
         self.channel = channel
         self.opponent = channel.peer
-        self._emit(self.peer.start())
+        if self._restarted:
+            await self._resync_restarted()
+        else:
+            self._emit(self.peer.start())
         while True:
             try:
                 await self._flush()
@@ -242,6 +252,13 @@ class LiveGame:
             record = Record.decode(data)
         except RecordError:
             record = None
+        if record is None and _is_resume_message(data):
+            self._close(STALE_REASON)
+            raise LiveGameError(
+                "stale",
+                "the other player is waiting to resume an earlier, unfinished match with you; "
+                "this new match stops: run the same command with --resume to continue that one",
+            )
         if record is not None and record.author != self.peer.seat:
             self._keep(record)
         self._emit(self.peer.receive_data(data))
@@ -341,9 +358,9 @@ class LiveGame:
             with contextlib.suppress(TransportError, OSError):
                 await self.channel.aclose("match over")
 
-    def _close(self) -> None:
+    def _close(self, reason: str = "") -> None:
         if self.channel is not None:
-            self.channel.close()
+            self.channel.close(reason)
 
     async def _last_records(self) -> None:
         """Keep, and try to send, what the peer made before the error (our seed that
@@ -416,13 +433,22 @@ class LiveGame:
             f"is with another player ({fingerprint(key)}); refused, still waiting"
         )
 
+    async def _resync_restarted(self) -> None:
+        """A restarted process's first contact: resynchronise, or wait on as after a drop."""
+        try:
+            await asyncio.wait_for(self._resync(), RESYNC_LIMIT)
+        except (TransportError, OSError, TimeoutError) as exc:
+            await self._resume(exc)
+        else:
+            self.resumes += 1
+
     async def _resync(self) -> None:
         """Exchange (record count, chain head); resend what the other side lacks."""
         assert self.channel is not None
         have = len(self.records)
         head = self.records[-1].digest if self.records else GENESIS
-        await self.channel.send(msgpack.packb({"t": "resume", "have": have, "head": head}))
-        reply = _resume_message(await self.channel.recv())
+        await self.channel.send(resume_message(have, head))
+        reply = read_resume_message(await self.channel.recv())
         theirs, their_head = reply["have"], reply["head"]
         if theirs > have:
             return  # they will resend; our loop receives the missing records
@@ -446,18 +472,40 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _resume_message(data: bytes) -> dict[str, Any]:
+STALE_REASON = "a new process, not the one in this match: it can be resumed with --resume"
+
+
+def _unpack(data: bytes) -> Any:
     try:
-        obj = msgpack.unpackb(data, raw=False)
+        return msgpack.unpackb(data, raw=False)
     except Exception:
-        obj = None
+        return None
+
+
+def _is_resume_message(data: bytes) -> bool:
+    obj = _unpack(data)
+    return isinstance(obj, dict) and obj.get("t") == "resume"
+
+
+def resume_message(have: int, head: bytes) -> bytes:
+    """What each side sends first after a reconnection: how many records it holds, its head."""
+    return msgpack.packb({"t": "resume", "have": have, "head": head})
+
+
+def read_resume_message(data: bytes) -> dict[str, Any]:
+    """The other side's (record count, head); anything else is not the process of this
+    match (a new one, started without --resume): refused, and the wait goes on."""
+    obj = _unpack(data)
     if (
         not isinstance(obj, dict)
         or obj.get("t") != "resume"
         or not isinstance(obj.get("have"), int)
         or not isinstance(obj.get("head"), bytes)
     ):
-        raise LiveGameError("protocol", "after reconnecting the other side did not resynchronise")
+        raise NotThisMatch(
+            "the reconnected side did not resynchronise (a new process, started without "
+            "--resume?); refused, still waiting"
+        )
     return obj
 
 

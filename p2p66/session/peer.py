@@ -133,6 +133,10 @@ class Peer:
         out, self._outbox = self._outbox, []
         return out
 
+    def requeue(self, records: list[Record]) -> None:
+        """Put records made but never sent back in front of the outbox (a restarted peer)."""
+        self._outbox = [*records, *self._outbox]
+
     @property
     def needs_rules_answer(self) -> bool:
         """The joiner must accept or refuse the proposed rules (when it has no policy)."""

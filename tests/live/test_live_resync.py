@@ -10,6 +10,7 @@ from livekit import FakeChannel
 
 from p2p66.engine import PlayerView, preset
 from p2p66.live.game import LiveGame, LiveGameError
+from p2p66.net.errors import NotThisMatch
 from p2p66.session.peer import Peer, Signer
 from p2p66.session.records import GENESIS, make_record
 
@@ -53,7 +54,9 @@ def test_diverged_chains_end_the_match() -> None:
 
 
 def test_garbage_instead_of_resume() -> None:
+    """Not the process of this match (e.g. one restarted without --resume): refused, and
+    ``_resume`` goes on waiting (NotThisMatch is a transport error it waits past)."""
     game = _game(1)
     game.channel = FakeChannel([b"\x00\x01"])  # type: ignore[assignment]
-    with pytest.raises(LiveGameError, match="did not resynchronise"):
+    with pytest.raises(NotThisMatch, match="did not resynchronise"):
         asyncio.run(game._resync())
