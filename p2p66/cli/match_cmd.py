@@ -22,6 +22,7 @@ from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
 from p2p66.cli.exits import MATCH_HELP
 from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
+from p2p66.cli.run_options import Concurrency, Duplicate, Margin, Movetime, Transport
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
 from p2p66.engine.table import (
@@ -40,7 +41,7 @@ from p2p66.runner.reaper import RunStopped
 from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, RunOutcome, open_results, run, start_line
 from p2p66.runner.stats import Sprt, Summary
-from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
+from p2p66.runner.transport import TransportUnavailable, get_transport
 from p2p66.ui.escape import printable_lines
 
 EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
@@ -80,14 +81,10 @@ def match(
             "budgeted by time: give strong samples=N (and no ms) for a reproducible run"
         ),
     ] = 1,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once")] = 1,
-    duplicate: Annotated[
-        bool, typer.Option(help="Play every deal twice with the seats swapped")
-    ] = True,
-    movetime: Annotated[
-        float | None, typer.Option(help="Seconds per move; over it plus --margin forfeits")
-    ] = None,
-    margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.05,
+    concurrency: Concurrency = 1,
+    duplicate: Duplicate = True,
+    movetime: Movetime = None,
+    margin: Margin = 0.05,
     out: Annotated[
         Path | None, typer.Option(help="NDJSON results file, one line per game ('-': stdout)")
     ] = None,
@@ -106,9 +103,7 @@ def match(
         Path | None,
         typer.Option(help="Write every game's replay here (JSON; signed .p66 over loopback)"),
     ] = None,
-    transport: Annotated[
-        str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
-    ] = "inproc",
+    transport: Transport = "inproc",
     progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
     deals: Annotated[
         Path | None,

@@ -18,6 +18,7 @@ import typer
 
 from p2p66.bots.api import BotError
 from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, build_config
+from p2p66.cli.run_options import Concurrency, Duplicate, Margin, Movetime, Transport
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS
 from p2p66.runner.cluster import ClusterUnavailable
@@ -33,7 +34,7 @@ from p2p66.runner.tournament import (
     results_path,
     standings,
 )
-from p2p66.runner.transport import TRANSPORTS, TransportUnavailable
+from p2p66.runner.transport import TransportUnavailable
 
 
 def register(app: typer.Typer) -> None:
@@ -63,21 +64,15 @@ def tournament(
     deals: Annotated[
         Path | None, typer.Option("--deals", help="Play this deal book in every pairing")
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once")] = 1,
-    duplicate: Annotated[
-        bool, typer.Option(help="Play every deal twice with the seats swapped")
-    ] = True,
-    movetime: Annotated[
-        float | None, typer.Option(help="Seconds per move; over it plus --margin forfeits")
-    ] = None,
-    margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.05,
+    concurrency: Concurrency = 1,
+    duplicate: Duplicate = True,
+    movetime: Movetime = None,
+    margin: Margin = 0.05,
     out: Annotated[
         Path | None, typer.Option(help="Directory for one results file per pairing")
     ] = None,
     resume: Annotated[bool, typer.Option(help="Continue the pairings recorded in --out")] = False,
-    transport: Annotated[
-        str, typer.Option(help=f"How games are played: {' or '.join(TRANSPORTS)}")
-    ] = "inproc",
+    transport: Transport = "inproc",
     record: Annotated[
         Path | None, typer.Option("--record", help="Every game of every pairing as text here")
     ] = None,
