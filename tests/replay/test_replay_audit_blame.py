@@ -46,6 +46,16 @@ def swap(deck: list[Point], config: HandConfig) -> list[Point]:
     return [deck[1], deck[0], *deck[2:]]
 
 
+def choose_trump(deck: list[Point], config: HandConfig) -> list[Point]:
+    """The last shuffler picks the face-up trump card: another card moved under the talon."""
+    up = config.face_up
+    assert up is not None
+    other = 0 if up != 0 else 1
+    chosen = list(deck)
+    chosen[up], chosen[other] = chosen[other], chosen[up]
+    return chosen
+
+
 def plant(deck: list[Point], config: HandConfig) -> list[Point]:
     """Twice a card's point, at a talon position nobody opens once the talon is closed."""
     talon = last_talon(config)
@@ -146,6 +156,10 @@ CHEATS: dict[str, tuple[str, Callable[[int], tuple[Any, ...]]]] = {
         lambda s: (deck_cheater(swap), (honest_bot(s), honest_bot(s + 1))),
     ),
     "planted-point": ("planted-point", lambda s: (deck_cheater(plant), (closer, closer))),
+    "chosen-trump": (  # the last shuffler chooses the trump card: only the audit can see it
+        "shuffle-not-from-seed",
+        lambda s: (deck_cheater(choose_trump), (honest_bot(s), honest_bot(s + 1))),
+    ),
     "made-up-card": (
         "made-up-card",
         lambda s: (deck_cheater(made_up_at(last_talon)), (closer, closer)),
