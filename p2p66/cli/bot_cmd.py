@@ -10,6 +10,7 @@ fault is listed), 2 on bad input.
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -39,15 +40,26 @@ def register(app: typer.Typer) -> None:
 
 
 @bot_app.command("list")
-def list_bots() -> None:
+def list_bots(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The bots and their options as one JSON object.")
+    ] = False,
+) -> None:
     """List the built-in bots, their options, and the vu: bots when available."""
+    from p2p66.bots.vu import vu_available
+
+    if as_json:
+        bots = [
+            {"name": bot.name, "summary": bot.summary, "options": dict(bot.options)}
+            for bot in BUILTINS.values()
+        ]
+        say(json.dumps({"bots": bots, "vu_bots": vu_available()}, indent=2))
+        return
     width = max(len(name) for name in BUILTINS)
     for bot in BUILTINS.values():
         say(f"{bot.name:<{width}}  {bot.summary}")
         for key, text in bot.options.items():
             say(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
-    from p2p66.bots.vu import vu_available
-
     if vu_available():
         say("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
         say(f"{'':<{width}}    (only with --preset vu)")

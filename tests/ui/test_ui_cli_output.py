@@ -158,3 +158,13 @@ def test_every_command_that_ends_with_a_verdict_lists_its_exit_codes(command: li
     result = CliRunner().invoke(app_module.app, [*command, "--help"], terminal_width=200)
     assert result.exit_code == 0
     assert "Exit codes: 0 " in result.output
+
+
+def test_bot_list_as_json_names_every_built_in_bot() -> None:
+    import json
+
+    from p2p66.bots.registry import BUILTINS
+
+    listed = json.loads(CliRunner().invoke(app_module.app, ["bot", "list", "--json"]).output)
+    assert [bot["name"] for bot in listed["bots"]] == list(BUILTINS)
+    assert isinstance(listed["vu_bots"], bool)
