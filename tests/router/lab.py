@@ -203,7 +203,9 @@ class RouterLab:
         self._veth(ns, inner, self.internet_ns, outer)
         self.sh(self.internet_ns, f"ip link set {outer} master bridge0")
 
-    def _home(self, name: str, *, wan_v4: str, subnet: int, v6: str | None, wan_v6_host: int) -> Home:
+    def _home(
+        self, name: str, *, wan_v4: str, subnet: int, v6: str | None, wan_v6_host: int
+    ) -> Home:
         t = self.token
         router = self._ns(f"r{name}")
         machine = self._ns(f"m{name}")
@@ -334,10 +336,10 @@ table inet filter {{
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = log.read_text(errors="replace")
-            if "Port forwarding is now enabled" in text or "STUN: ... done" in text:
-                if "HTTP listening on port" in text or not upnp:
-                    if "Listening for NAT-PMP" in text:
-                        return
+            stunned = "Port forwarding is now enabled" in text or "STUN: ... done" in text
+            http = "HTTP listening on port" in text or not upnp
+            if stunned and http and "Listening for NAT-PMP" in text:
+                return
             if proc.poll() is not None:
                 raise LabError(f"miniupnpd on router {name} exited:\n{text}")
             time.sleep(0.05)

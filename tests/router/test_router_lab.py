@@ -1,4 +1,4 @@
-"""The lab itself behaves like two home routers on the internet (so the other tests mean something)."""
+"""The lab behaves like two home routers on the internet (so the other tests mean something)."""
 
 from __future__ import annotations
 
