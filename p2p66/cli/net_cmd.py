@@ -33,6 +33,14 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
+from p2p66.cli.internet import (
+    HostReach,
+    accept_or_reply,
+    host_codes,
+    join_or_reply,
+    map_for_host,
+    run_terminable,
+)
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset, preset_label
@@ -47,13 +55,14 @@ from p2p66.net import (
     advertise,
     browse,
     generate_words,
-    join,
     join_known,
-    parse_join_code,
 )
 from p2p66.net.channel import SecureChannel
 from p2p66.net.discovery import local_addresses
+from p2p66.net.eyeballs import parse_codes
 from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
+from p2p66.net.portmap import PortMapError
+from p2p66.net.reach import scope
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
@@ -280,6 +289,14 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
+        upnp: Annotated[
+            bool | None,
+            typer.Option(
+                "--upnp/--no-upnp",
+                help="Map the port on your router (UPnP IGD or NAT-PMP): --upnp fails if it "
+                "cannot, --no-upnp never tries (default: try for a moment).",
+            ),
+        ] = None,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
@@ -287,8 +304,9 @@ def register(app: typer.Typer) -> None:
         name = name or config.name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
-        listen = Listen(port, bind, lan, accept_timeout, move_time)
-        raise typer.Exit(_guarded(_host(options, soundness, listen, seat, name)))
+        listen = Listen(port, bind, lan, accept_timeout, move_time, upnp)
+        hosting = _host(options, soundness, listen, seat, name)
+        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK)))
 
     @app.command("join", epilog=EXIT_HELP)
     def join_command(
@@ -307,13 +325,21 @@ def register(app: typer.Typer) -> None:
         ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        reply: Annotated[
+            bool,
+            typer.Option(
+                "--reply/--no-reply",
+                help="If the host cannot be reached, offer a reply code for the host to dial.",
+            ),
+        ] = True,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
-        raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
+        joining = _join(code, seat, name, accept=accept, rematch=rematch, reply=reply)
+        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK)))
 
 
 def _seed(seed: int | None) -> int:
@@ -327,6 +353,7 @@ class Listen:
     lan: bool
     accept_timeout: float
     move_seconds: int = 600
+    upnp: bool | None = None
 
 
 async def _host(
@@ -345,6 +372,19 @@ async def _host(
     async with listener, contextlib.AsyncExitStack() as stack:
         addresses = [bind] if bind not in (None, "", "0.0.0.0", "::") else local_addresses()
         codes = [str(listener.join_code(a)) for a in addresses or ["127.0.0.1"]]
+        loopback = (
+            bind is not None and bind not in ("", "0.0.0.0", "::") and (scope(bind) == "loopback")
+        )
+        try:
+            reach = (
+                HostReach() if loopback else await map_for_host(listener.port, listen.upnp, _say)
+            )
+        except PortMapError as exc:
+            _say(f"cannot host with --upnp: {exc}")
+            return EXIT_NETWORK
+        if reach.mapping is not None:
+            stack.push_async_callback(reach.mapping.aclose)
+        codes = host_codes(reach, listener.words or (), listener.port) + codes
         _say(f"Hosting as {me.name} ({me.fingerprint}), {describe_rules(options, soundness)}.")
         if name is None and seat.bot is None:
             _say(f"(Your opponent will see the name {me.name!r}: 'p2p66 config set name NAME'.)")
@@ -362,7 +402,7 @@ async def _host(
             )
             _say("Advertised on the local network.")
         try:
-            channel = await listener.accept(timeout=listen.accept_timeout)
+            channel = await accept_or_reply(listener, listen.accept_timeout, _say)
         except (TransportError, TimeoutError) as exc:
             _say(f"nobody joined: {exc}")
             return EXIT_NETWORK
@@ -395,7 +435,7 @@ async def _pick_lan_game() -> str | None:
 
 
 async def _connect(
-    code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers
+    code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers, reply: bool
 ) -> tuple[SecureChannel, Reconnect] | int:
     """Join with a code (or a LAN pick), or rematch a pinned host without one."""
     if rematch is not None:
@@ -410,7 +450,7 @@ async def _connect(
             if code_text is None:
                 return EXIT_NETWORK
         try:
-            code = parse_join_code(code_text)
+            code = parse_codes(code_text)[0]
         except ValueError as exc:
             _say(f"not a join code: {exc}")
             return EXIT_USAGE
@@ -419,7 +459,8 @@ async def _connect(
         if rematch is not None:
             channel = await join_known(address, port, me, peers)
         else:
-            channel = await join(code, me, known_peers=peers)
+            assert code_text is not None
+            channel = await join_or_reply(code_text, me, peers, _say, reply=reply)
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
@@ -432,11 +473,17 @@ async def _connect(
 
 
 async def _join(
-    code_text: str | None, seat: Seat, name: str | None, *, accept: bool, rematch: str | None
+    code_text: str | None,
+    seat: Seat,
+    name: str | None,
+    *,
+    accept: bool,
+    rematch: str | None,
+    reply: bool = True,
 ) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
-    connected = await _connect(code_text, rematch, me, peers)
+    connected = await _connect(code_text, rematch, me, peers, reply)
     if isinstance(connected, int):
         return connected
     channel, reconnect = connected

@@ -33,6 +33,8 @@ CONNECT_TIMEOUT: Final = 10.0
 MAX_PENDING_HANDSHAKES: Final = 8
 MAX_REJECTS_KEPT: Final = 32
 
+REUSE_PORT: Final = hasattr(socket, "SO_REUSEPORT")
+
 RejectHandler = Callable[[str, TransportError], None]
 
 
@@ -103,7 +105,11 @@ class Listener:
         listener._bind = bind
         try:
             listener._server = await asyncio.start_server(
-                listener._handle, host=bind, port=port, reuse_address=True
+                listener._handle,
+                host=bind,
+                port=port,
+                reuse_address=True,
+                reuse_port=REUSE_PORT,  # lets reply.dial_from connect out from this port
             )
         except OSError as exc:
             where = format_address(bind or "*", port)
@@ -121,6 +127,11 @@ class Listener:
     def port(self) -> int:
         """The bound port (useful after asking for port 0)."""
         return self.addresses[0][1]
+
+    @property
+    def words(self) -> tuple[str, ...] | None:
+        """The words of the current join code (``None``: known peers only)."""
+        return self._words
 
     @property
     def code_armed(self) -> bool:
@@ -178,6 +189,13 @@ class Listener:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+    async def adopt(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Treat a connection we opened (to a joiner's reply code) like an incoming one.
+
+        The roles stay: we run the host's side of the handshake with our code.
+        """
+        await self._handle(reader, writer)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         stream = TcpStream(reader, writer)
