@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, TransportError
-from p2p66.net.eyeballs import format_codes, join_first, parse_codes
+from p2p66.net.eyeballs import STAGGER, format_codes, join_first, parse_codes
 from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.portmap import SEARCH_TIMEOUT, PortMapError, PortMapping
@@ -99,9 +99,17 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
     return reach
 
 
-def host_codes(reach: HostReach, words: tuple[str, ...], port: int) -> list[str]:
-    """The internet code (IPv6 and public IPv4 in one), first; empty if there is none."""
-    codes = [JoinCode(words, address, port) for address in reach.ipv6]
+def host_codes(
+    reach: HostReach, words: tuple[str, ...], port: int, *, unopened_ipv6: bool = True
+) -> list[str]:
+    """The internet code (IPv6 and public IPv4 in one), first; empty if there is none.
+
+    ``unopened_ipv6``: list global IPv6 addresses even without a pinhole (a joiner
+    just tries them; a reply code should not send the host to a closed door).
+    """
+    opened = {p.address for p in reach.mapping.pinholes} if reach.mapping else set()
+    ipv6 = [a for a in reach.ipv6 if unopened_ipv6 or a in opened]
+    codes = [JoinCode(words, address, port) for address in ipv6]
     public = reach.public_ipv4
     if public is not None:
         codes.append(JoinCode(words, *public))
@@ -133,12 +141,12 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
             if not text:
                 continue
             try:
-                code = parse_reply_code(text, words)
+                codes = parse_reply_code(text, words)
             except JoinCodeError as exc:
                 say(f"not a reply code: {exc}")
                 continue
-            say(f"Connecting to the joiner at {code.address} ...")
-            task = asyncio.create_task(_dial(listener, code, say))
+            say(f"Connecting to the joiner at {', '.join(code.address for code in codes)} ...")
+            task = asyncio.create_task(_dial(listener, codes, say))
             dials.add(task)
             task.add_done_callback(dials.discard)
     finally:
@@ -148,12 +156,35 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
         close()
 
 
-async def _dial(listener: Listener, code: JoinCode, say: Say) -> None:
+async def _dial(listener: Listener, codes: list[JoinCode], say: Say) -> None:
+    """Dial every address of the reply code from our port, staggered; adopt the first up."""
+    won: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+    won = asyncio.get_running_loop().create_future()
+    errors: list[str] = []
+
+    async def one(index: int, code: JoinCode) -> None:
+        await asyncio.sleep(STAGGER * index)
+        try:
+            pair = await dial_from(listener.port, code.host, code.port, REPLY_DIAL_TIMEOUT)
+        except TransportError as exc:
+            errors.append(str(exc))
+            if len(errors) == len(codes) and not won.done():
+                won.set_exception(ConnectFailed("; ".join(errors)))
+            return
+        if won.done():
+            pair[1].close()
+        else:
+            won.set_result(pair)
+
+    tasks = [asyncio.create_task(one(i, code)) for i, code in enumerate(codes)]
     try:
-        reader, writer = await dial_from(listener.port, code.host, code.port, REPLY_DIAL_TIMEOUT)
-    except TransportError as exc:
+        reader, writer = await won
+    except ConnectFailed as exc:
         say(f"cannot reach the reply code's address: {exc}")
         return
+    finally:
+        for task in tasks:
+            task.cancel()
     await listener.adopt(reader, writer)
 
 
@@ -216,7 +247,7 @@ async def _offer_reply(
         reach = await map_for_host(point.port, None, say)
         if reach.mapping is not None:
             stack.push_async_callback(reach.mapping.aclose)
-        reply = host_codes(reach, codes[0].words, point.port)
+        reply = host_codes(reach, codes[0].words, point.port, unopened_ipv6=False)
         if not reply:
             raise ConnectFailed(
                 "Neither of you can be reached from the internet: the host's router did not "

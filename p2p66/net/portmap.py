@@ -176,21 +176,22 @@ class UpnpRouter:
             )
 
     async def add_pinhole(self, address: str, port: int, lease: int) -> Pinhole:
+        action = self.igd._action("WANIP6FC", "AddPinhole")
+        if action is None:
+            raise PortMapError(f"the router at {self.address} has no IPv6 firewall control")
         try:
             async with asyncio.timeout(CALL_TIMEOUT):
-                unique_id = await self.igd.async_add_pinhole(
-                    remote_host=ipaddress.IPv6Address("::"),
-                    remote_port=0,
-                    internal_client=ipaddress.IPv6Address(address),
-                    internal_port=port,
-                    protocol=PROTOCOL_TCP,
-                    lease_time=timedelta(seconds=lease),
+                result = await action.async_call(
+                    RemoteHost="",  # any remote host ("::" would mean only the source ::)
+                    RemotePort=0,
+                    InternalClient=address,
+                    InternalPort=port,
+                    Protocol=PROTOCOL_TCP,
+                    LeaseTime=lease,
                 )
         except UpnpActionError as exc:
             raise _refused(self, exc) from None
-        if unique_id is None:
-            raise PortMapError(f"the router at {self.address} has no IPv6 firewall control")
-        return Pinhole(address, port, unique_id, lease)
+        return Pinhole(address, port, int(result["UniqueID"]), lease)
 
     async def renew_pinhole(self, pinhole: Pinhole) -> None:
         async with asyncio.timeout(CALL_TIMEOUT):

@@ -32,9 +32,10 @@ from p2p66.net.errors import (
     PeerTimeout,
     TransportError,
 )
+from p2p66.net.eyeballs import parse_codes
 from p2p66.net.handshake import join_handshake
 from p2p66.net.identity import Identity, KnownPeers
-from p2p66.net.joincode import JoinCode, JoinCodeError, parse_join_code
+from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.streams import FrameConnection, TcpStream
 from p2p66.net.tcp import REUSE_PORT, format_address
 
@@ -72,14 +73,14 @@ async def dial_from(
     return await asyncio.open_connection(sock=sock)
 
 
-def parse_reply_code(text: str, words: tuple[str, ...]) -> JoinCode:
-    """A reply code for *this* game: its words must be the ones of our join code."""
-    code = parse_join_code(text)
-    if code.words != words:
+def parse_reply_code(text: str, words: tuple[str, ...]) -> list[JoinCode]:
+    """A reply code for *this* game (its words are our code's), one entry per address."""
+    codes = parse_codes(text)
+    if codes[0].words != words:
         raise JoinCodeError(
             "that reply code is for another game: its words are not the ones of your join code"
         )
-    return code
+    return codes
 
 
 class ReplyPoint:

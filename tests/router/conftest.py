@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import players
 import pytest
 from lab import RouterLab, missing_prerequisite
 
@@ -19,4 +20,5 @@ def lab(tmp_path: Path) -> Iterator[RouterLab]:
     try:
         yield built
     finally:
+        players.kill_all()
         built.close()

@@ -362,12 +362,18 @@ table inet filter {{
 
     def block_ipv4_between_homes(self) -> None:
         """Let only IPv6 cross the internet (an IPv6-only path between the homes)."""
-        self.sh(self.internet_ns, "sysctl -qw net.ipv4.ip_forward=0")
+        self._block("ipv4")
+
+    def block_ipv6_between_homes(self) -> None:
+        """Let only IPv4 cross the internet (to test the IPv4 path alone)."""
+        self._block("ipv6")
+
+    def _block(self, family: str) -> None:
         for home in self.homes.values():
-            run("ip", "netns", "exec", home.router_ns, "nft", "insert", "rule", "inet", "filter",
-                "forward", "meta", "nfproto", "ipv4", "iifname", home.wan_if, "drop")  # fmt: skip
-            run("ip", "netns", "exec", home.router_ns, "nft", "insert", "rule", "inet", "filter",
-                "forward", "meta", "nfproto", "ipv4", "oifname", home.wan_if, "drop")  # fmt: skip
+            for direction in ("iifname", "oifname"):
+                run("ip", "netns", "exec", home.router_ns, "nft", "insert", "rule", "inet",
+                    "filter", "forward", "meta", "nfproto", family, direction, home.wan_if,
+                    "drop")  # fmt: skip
 
     def close(self) -> None:
         for proc in [*self.daemons.values(), *self.helpers]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import select
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
@@ -24,20 +25,32 @@ class Player:
     proc: subprocess.Popen[str]
     err_path: Path
     lines: list[str]
+    queue: queue.Queue[str] = field(default_factory=queue.Queue)
+    pump: threading.Thread | None = None
+
+    def __post_init__(self) -> None:
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.queue.put(line)
+        self.queue.put("")
 
     def read_line(self, want: str, timeout: float = STEP) -> str:
         """The next stdout line containing ``want`` (AssertionError with stderr if none)."""
-        assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
-            if ready:
-                line = self.proc.stdout.readline()
-                if not line:
-                    break
-                self.lines.append(line)
-                if want in line:
-                    return line.strip()
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.queue.get(timeout=left)
+            except queue.Empty:
+                break
+            if not line:
+                break
+            self.lines.append(line)
+            if want in line:
+                return line.strip()
         raise AssertionError(f"no line with {want!r}; stdout {self.lines}; stderr:\n{self.err}")
 
     def type_line(self, text: str) -> None:
@@ -66,9 +79,21 @@ class Player:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        if self.pump is not None:
+            self.pump.join(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+RUNNING: list[Player] = []
+
+
+def kill_all() -> None:
+    """Stop every player a test started (the lab fixture calls it, pass or fail)."""
+    while RUNNING:
+        RUNNING.pop().kill()
 
 
 def start(ns: str, workdir: Path, who: str, *args: str) -> Player:
@@ -84,12 +109,14 @@ def start(ns: str, workdir: Path, who: str, *args: str) -> Player:
             text=True,
             env=env,
         )
-    return Player(proc, err_path, [])
+    player = Player(proc, err_path, [])
+    RUNNING.append(player)
+    return player
 
 
 def host(ns: str, workdir: Path, *extra: str) -> Player:
     return start(
-        ns, workdir, "host", "host", "--port", "0", "--target", "2", "--soundness", "0",
+        ns, workdir, "host", "host", "--port", "6666", "--target", "2", "--soundness", "0",
         "--wait", "60", "--replay-dir", str(workdir / "host-replays"), *BOT_MATCH, *extra,
     )  # fmt: skip
 
