@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from p2p66.cli import bot_cmd, config_cmd, match_cmd, net_cmd, peers_cmd, play_cmd, replay_cmd
+from p2p66.cli import (
+    bot_cmd,
+    config_cmd,
+    match_cmd,
+    net_cmd,
+    netcheck_cmd,
+    peers_cmd,
+    play_cmd,
+    replay_cmd,
+)
 from p2p66.live.loopback import loopback_table
 
 app = typer.Typer(
@@ -26,6 +35,7 @@ def version() -> None:
 
 play_cmd.register(app, table_factory=loopback_table)
 net_cmd.register(app)
+netcheck_cmd.register(app)
 replay_cmd.register(app)
 match_cmd.register(app)
 bot_cmd.register(app)
