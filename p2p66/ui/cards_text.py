@@ -6,6 +6,7 @@ letter, so a monochrome terminal, ``NO_COLOR`` or a screen reader loses nothing.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
@@ -22,6 +23,44 @@ class TextStyle:
 
 
 DEFAULT_STYLE = TextStyle()
+
+_ASCII_PUNCTUATION = str.maketrans(
+    {
+        "·": "-",
+        "│": "|",
+        "→": "->",
+        "←": "<-",
+        "…": "...",
+        "—": "-",
+        "–": "-",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+        "×": "x",
+        **dict(zip(SUIT_SYMBOLS, SUITS, strict=True)),
+    }
+)
+
+
+def ascii_only(text: str) -> str:
+    """``text`` in ASCII: the board's punctuation spelled out, accents dropped, the rest ``?``.
+
+    ``--ascii`` promises every character is ASCII, so even a peer's name such as
+    "José" or "李" reaches the screen as "Jose" or "?".
+    """
+    text = text.translate(_ASCII_PUNCTUATION)
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(
+        ch if ch.isascii() else "?" for ch in decomposed if not unicodedata.combining(ch)
+    )
+
+
+def shown(text: str, style: TextStyle) -> str:
+    """``text`` as this style may show it: ASCII only under ``--ascii``."""
+    return ascii_only(text) if style.ascii else text
 
 
 def suit_text(suit: int, style: TextStyle) -> str:

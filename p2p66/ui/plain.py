@@ -17,7 +17,14 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2p66.engine import IllegalMoveError, PlayerView
-from p2p66.ui.cards_text import TextStyle, card_text, cards_text, display_order, suit_name
+from p2p66.ui.cards_text import (
+    TextStyle,
+    ascii_only,
+    card_text,
+    cards_text,
+    display_order,
+    suit_name,
+)
 from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
@@ -60,7 +67,9 @@ class PlainUI:
         self.table = table
         self.style = style
         self.lines = lines
-        self.write = write
+        self.write: Callable[[str], None] = (
+            (lambda text: write(ascii_only(text))) if style.ascii else write
+        )
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._told: PlayerView | None = None  # the position last summed up
         self._sent: PlayerView | None = None  # the position a move was submitted from

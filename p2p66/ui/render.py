@@ -49,12 +49,24 @@ def wrap(fragments: Fragments, width: int) -> Fragments:
             for token in _TOKENS.findall(line):
                 piece = token
                 if column > len(CONTINUED) and column + get_cwidth(token.rstrip()) > width:
+                    _drop_trailing_blanks(out)
                     out.append(("", "\n" + CONTINUED))
                     column = len(CONTINUED)
                     piece = token.lstrip()
                 out.append((style, piece))
                 column += get_cwidth(piece)
     return out
+
+
+def _drop_trailing_blanks(out: Fragments) -> None:
+    """Remove the blanks before a line break: they would make the line too wide."""
+    while out:
+        style, text, *_ = out[-1]
+        stripped = text.rstrip(" ")
+        if stripped:
+            out[-1] = (style, stripped)
+            return
+        out.pop()
 
 
 def ui_style(color: bool) -> Style:
@@ -94,11 +106,15 @@ def card(c: Card, style: TextStyle) -> tuple[str, str]:
 
 def board(screen: Screen, style: TextStyle) -> FormattedText:
     """Everything above the input line."""
+    return FormattedText([*_head(screen, style), *_log(screen), *_turn(screen, style)])
+
+
+def _head(screen: Screen, style: TextStyle) -> Fragments:
+    """The board above the log: the hand, the table, the talon, both players."""
     view = screen.view
     out: Fragments = []
     if view is None:
-        out.append(("class:title", " Waiting for the first hand to be dealt...\n"))
-        return FormattedText(out + _log(screen))
+        return [("class:title", " Waiting for the first hand to be dealt...\n")]
     voice = screen.voice
     opponent = voice.opponent
     dealer = "you deal" if view.dealer == view.seat else f"{opponent} deals"
@@ -119,9 +135,57 @@ def board(screen: Screen, style: TextStyle) -> FormattedText:
         mine += f" (+{view.my_held_points} held until you win a trick)"
     out += [("class:label", " You: "), ("", f"{mine}, {tricks_text(view.tricks_won[view.seat])}\n")]
     out += [("class:label", " Your hand: "), *_hand(view, style), ("", "\n")]
-    out += _log(screen)
-    out += [("class:turn", f" {turn_line(screen, style)}\n")]
-    return FormattedText(out)
+    return out
+
+
+def _turn(screen: Screen, style: TextStyle) -> Fragments:
+    if screen.view is None:
+        return []
+    return [("class:turn", f" {turn_line(screen, style)}\n")]
+
+
+def board_lines(
+    screen: Screen, style: TextStyle, *, width: int, rows: int, panel: tuple[str, ...] = ()
+) -> Fragments:
+    """The board laid out for ``rows`` lines of ``width`` columns, one line per row.
+
+    The turn line (what to do now) and the newest message are what a player
+    needs most, so they are kept whatever the size: on a short terminal the
+    oldest log lines go first, then the top of the board. ``panel`` (help, a
+    warning, a refusal) takes the log's place until it is dismissed, so it can
+    never scroll the board away.
+    """
+    head = lines_of(wrap(_head(screen, style), width))
+    turn = lines_of(wrap(_turn(screen, style), width))
+    if panel:
+        middle = lines_of(wrap([("class:panel", f" {line}\n") for line in panel], width))
+    else:
+        middle = lines_of(wrap(_log(screen), width))
+    room = max(rows - len(turn), 1)
+    keep = min(len(middle), max(room - len(head), 1))
+    if panel and keep < len(middle):
+        middle = [*middle[: keep - 1], [("class:panel", " ... (Esc closes this)")]]
+    else:
+        middle = middle[len(middle) - keep :]
+    head = head[max(len(head) - (room - len(middle)), 0) :]
+    out: Fragments = []
+    for line in [*head, *middle, *turn]:
+        out += [*line, ("", "\n")]
+    return out
+
+
+def lines_of(fragments: Fragments) -> list[Fragments]:
+    """``fragments`` cut at each newline into one fragment list per line (newlines dropped)."""
+    lines: list[Fragments] = [[]]
+    for style, text, *_ in fragments:
+        for n, piece in enumerate(text.split("\n")):
+            if n:
+                lines.append([])
+            if piece:
+                lines[-1].append((style, piece))
+    if not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def tricks_text(n: int) -> str:
@@ -244,28 +308,53 @@ def _keys(view: PlayerView) -> str:
     return " · " + " · ".join([*keys, "? help"])
 
 
-def status_bar(screen: Screen) -> FormattedText:
-    """Match score, opponent, connection, whose turn: the bottom toolbar."""
+def status_bar(screen: Screen, width: int = 200) -> FormattedText:
+    """Match score, opponent, connection, whose turn: the bottom toolbar, within ``width``.
+
+    Each part has shorter wordings; the longest combination that fits is shown,
+    so "Expert Bot's turn" survives on 80 columns and the bar is never cut.
+    """
     voice = screen.voice
     me, other = voice.seat, 1 - voice.seat
     gp = screen.game_points
-    target = f" (to {screen.match_target})" if screen.match_target else ""
-    score = f" Match: you {gp[me]}, {voice.opponent} {gp[other]}{target} "
-    link = _connection(screen)
-    turn = "your turn" if screen.my_turn else f"{voice.opponent}'s turn"
-    if screen.match_over is not None:
-        turn = "match over"
-    elif screen.view is None or screen.view.phase == Phase.OVER:
-        turn = "between hands"
+    who = voice.opponent
+    target = screen.match_target
+    scores = [
+        f"Match: you {gp[me]}, {who} {gp[other]}" + (f" (to {target})" if target else ""),
+        f"you {gp[me]}, {who} {gp[other]}" + (f" (to {target})" if target else ""),
+        f"{gp[me]}-{gp[other]}" + (f" of {target}" if target else ""),
+    ]
+    links = [_connection(screen), _connection(screen).split(",")[0]]
+    turns = _turn_words(screen)
     alert = screen.connection.state in ("reconnecting", "closed")
-    return FormattedText(
-        [
-            ("class:status", score),
-            ("class:status", f"│ vs {voice.opponent} "),
-            ("class:status.alert" if alert else "class:status", f"│ {link} "),
-            ("class:status", f"│ {turn} "),
-        ]
-    )
+    fragments: Fragments = []
+    for score, opponent, link, turn in _wordings(scores, [f"vs {who}", ""], links, turns):
+        fragments = [("class:status", f" {score} ")]
+        if opponent:
+            fragments.append(("class:status", f"│ {opponent} "))
+        fragments.append(("class:status.alert" if alert else "class:status", f"│ {link} "))
+        fragments.append(("class:status", f"│ {turn} "))
+        if get_cwidth(plain(fragments)) <= width:
+            break
+    return FormattedText(fragments)
+
+
+def _turn_words(screen: Screen) -> list[str]:
+    if screen.match_over is not None:
+        return ["match over"]
+    if screen.view is None or screen.view.phase == Phase.OVER:
+        return ["between hands"]
+    if screen.my_turn:
+        return ["your turn"]
+    return [f"{screen.voice.opponent}'s turn", "their turn"]
+
+
+def _wordings(*choices: list[str]) -> list[tuple[str, ...]]:
+    """Every combination of the parts' wordings, longest first (ties: earlier parts longer)."""
+    combos: list[tuple[str, ...]] = [()]
+    for options in choices:
+        combos = [(*combo, option) for combo in combos for option in options]
+    return sorted(combos, key=lambda combo: -sum(get_cwidth(part) for part in combo))
 
 
 def _connection(screen: Screen) -> str:

@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, to_filter
-from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.formatted_text import FormattedText, OneStyleAndTextTuple
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -30,13 +31,13 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
-from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.cards_text import TextStyle, shown
 from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, lines_of, status_bar, ui_style, wrap
 from p2p66.ui.screen import Screen, advance
-from p2p66.ui.table import HandOver, MatchOver, Notice, PeerError, Table
+from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
 
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
 CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits for Enter
@@ -62,15 +63,17 @@ class TerminalUI:
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._patch = patch
         self._sheet = ui_style(style.color)
+        self._panel: tuple[str, ...] = ()  # help or a warning, shown in the board until Enter/Esc
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
             message=self._message,
-            bottom_toolbar=lambda: status_bar(self.screen),
+            bottom_toolbar=lambda: self._shown(status_bar(self.screen, self._size().columns)),
             completer=_LegalMoves(self),
             complete_while_typing=True,
             validator=_MoveValidator(self),
             validate_while_typing=False,
             erase_when_done=True,  # the board is redrawn live, not left in the scrollback
+            reserve_space_for_menu=0,  # the menu floats over the board: every row is the board's
             key_bindings=self._bindings(),
             style=self._sheet,
             color_depth=self._depth,
@@ -119,8 +122,9 @@ class TerminalUI:
                     self._say("You leave the match.")
                     return
                 interrupted = now
-                self._say("Press Ctrl-C again to leave the match (or type q).")
+                self._show("Press Ctrl-C again to leave the match (or type q).")
                 continue
+            self._show()
             default = ""
             if self.screen.match_over is not None:
                 return
@@ -129,9 +133,9 @@ class TerminalUI:
                 self._say("You leave the match.")
                 return
             if isinstance(entry, Help):
-                self._say(*self.help_lines(entry.code))
+                self._show(*self.help_lines(entry.code))
             elif isinstance(entry, Rejected):
-                self._say(f"Not accepted: {entry.reason}.")
+                self._show(f"Not accepted: {entry.reason}.")
                 default = text
             else:
                 default = await self._submit(entry, text)
@@ -141,7 +145,7 @@ class TerminalUI:
         try:
             await self.table.submit(entry.code)
         except IllegalMoveError as exc:
-            self._say(f"Not accepted: {exc.reason}.")
+            self._show(f"Not accepted: {exc.reason}.")
             return text
         return ""
 
@@ -153,6 +157,8 @@ class TerminalUI:
             self.screen, sentences = advance(self.screen, event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
+            if isinstance(event, HandStarted):
+                self._panel = ()  # help about the last hand is stale in the new one
             if isinstance(event, ECHOED):
                 self._say(*sentences)
             self.session.app.invalidate()
@@ -173,15 +179,39 @@ class TerminalUI:
         width = self.session.output.get_size().columns
         for line in lines:
             print_formatted_text(
-                FormattedText(wrap([("class:log", line)], width)),
+                self._shown(wrap([("class:log", line)], width)),
                 style=self._sheet,
                 output=self.session.output,
                 color_depth=self._depth,
             )
 
     def _message(self) -> FormattedText:
-        width = get_app().output.get_size().columns
-        return FormattedText([*wrap(board(self.screen, self.style), width), ("class:prompt", "> ")])
+        size = self._size()
+        buffer = get_app().current_buffer
+        error = buffer.validation_error
+        below = 2  # the prompt line and the status bar
+        if error is not None:
+            below += len(lines_of(wrap([("", error.message)], size.columns)))
+        fitted = board_lines(
+            self.screen,
+            self.style,
+            width=size.columns,
+            rows=max(size.rows - below, 1),
+            panel=self._panel,
+        )
+        return self._shown([*fitted, ("class:prompt", "> ")])
+
+    def _size(self) -> Size:
+        return self.session.output.get_size()
+
+    def _show(self, *lines: str) -> None:
+        """Put ``lines`` in the board's panel (none: close it); the board stays in view."""
+        self._panel = lines
+        self.session.app.invalidate()
+
+    def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
+        """The fragments as this style may show them: every character ASCII under ``--ascii``."""
+        return FormattedText([(f[0], shown(f[1], self.style)) for f in fragments])
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
@@ -209,9 +239,13 @@ class TerminalUI:
             typed = event.current_buffer.text.strip()
             entry = interpret(self.screen.view, f"{typed}?", self.opponent)
             if isinstance(entry, Help):
-                self._say(*self.help_lines(entry.code))
+                self._show(*self.help_lines(entry.code))
             elif isinstance(entry, Rejected):
-                self._say(f"{typed}: {entry.reason}.")
+                self._show(f"{typed}: {entry.reason}.")
+
+        @kb.add("escape", eager=True)
+        def _close_panel(event: KeyPressEvent) -> None:
+            self._show()
 
         return kb
 

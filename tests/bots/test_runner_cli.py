@@ -18,7 +18,7 @@ SAMPLE = f"{sys.executable} {ROOT / 'scripts' / 'sample_bot.py'}"
 
 @pytest.fixture
 def app() -> typer.Typer:
-    app = typer.Typer()
+    app = typer.Typer(rich_markup_mode=None)  # plain errors: never wrapped to the width
 
     @app.callback()
     def main() -> None:

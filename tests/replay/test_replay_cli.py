@@ -25,7 +25,7 @@ RESULT = "1-0" if EXPECTED["match"]["winner"] == 0 else "0-1"
 
 @pytest.fixture
 def app() -> typer.Typer:
-    app = typer.Typer()
+    app = typer.Typer(rich_markup_mode=None)  # plain errors: never wrapped to the width
 
     @app.callback()
     def main() -> None:

@@ -27,7 +27,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def cli() -> typer.Typer:
-    app = typer.Typer()
+    app = typer.Typer(rich_markup_mode=None)  # plain errors: never wrapped to the width
 
     @app.command()
     def version() -> None:  # a second command so `config` stays a subcommand

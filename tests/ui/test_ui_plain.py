@@ -50,11 +50,13 @@ def pick(legal_line: str) -> str:
     return next(m for m in moves if m != "declare")
 
 
-@pytest.mark.timeout(60)
-def test_ui_plain_mode_plays_a_whole_hand_in_a_subprocess(tmp_path: Path) -> None:
-    env = {**os.environ, "P2P66_HOME": str(tmp_path), "NO_COLOR": "1"}
-    command = [sys.executable, "-m", "p2p66.cli.play_cmd", "--plain", "--ascii", "--vs", "first"]
-    command += ["--seed", "7", "--delay", "0", "--target", "1", "--name", "Ann"]
+def play_one_hand(
+    tmp_path: Path, entry: tuple[str, ...], name: str = "Ann", **extra_env: str
+) -> list[str]:
+    """Play a one-hand match in ``--plain --ascii`` through ``python -m *entry``; its lines."""
+    env = {**os.environ, "P2P66_HOME": str(tmp_path), "NO_COLOR": "1", **extra_env}
+    command = [sys.executable, "-m", *entry, "--plain", "--ascii", "--vs", "first"]
+    command += ["--seed", "7", "--delay", "0", "--target", "1", "--name", name]
     proc = subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
@@ -88,13 +90,27 @@ def test_ui_plain_mode_plays_a_whole_hand_in_a_subprocess(tmp_path: Path) -> Non
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    text = "\n".join(out.seen)
     assert moves >= 6
+    return out.seen
+
+
+@pytest.mark.timeout(60)
+def test_ui_plain_mode_plays_a_whole_hand_in_a_subprocess(tmp_path: Path) -> None:
+    seen = play_one_hand(tmp_path, ("p2p66.cli.play_cmd",))
+    text = "\n".join(seen)
     assert "Playing against First Bot on this computer." in text
     assert text.count("Hand 1: ") == 1
     assert "the match stands you " in text  # the hand result sentence
     assert "\x1b" not in text  # plain means no escape sequences at all
-    assert all("♥" not in line and "♠" not in line for line in out.seen)  # --ascii
+    assert all(line.isascii() for line in seen)  # --ascii: every character, not only suits
+
+
+@pytest.mark.timeout(60)
+def test_ui_plain_ascii_works_whatever_the_output_encoding(tmp_path: Path) -> None:
+    entry = ("p2p66.cli.app", "play")  # the real command, as installed
+    seen = play_one_hand(tmp_path, entry, name="Jos\u00e9", PYTHONIOENCODING="ascii")
+    assert any("wins the match" in line for line in seen)
+    assert all(line.isascii() for line in seen)
 
 
 @pytest.mark.timeout(120)

@@ -55,7 +55,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def app_with(factory: play_cmd.TableFactory | None = None) -> typer.Typer:
-    app = typer.Typer()
+    app = typer.Typer(rich_markup_mode=None)  # plain errors: never wrapped to the width
 
     @app.command()
     def version() -> None:  # a second command so `play` stays a subcommand

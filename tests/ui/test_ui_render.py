@@ -124,3 +124,11 @@ def test_ui_render_wrap_keeps_every_word_within_the_width() -> None:
         assert text.split() == plain(fragments).split()  # the same words, in order
         assert {style for style, *_ in fragments} <= {style for style, *_ in wrapped}
         assert "\n    " in text  # continuations are indented
+
+
+def test_ascii_only_spells_out_the_board_punctuation_and_drops_accents() -> None:
+    from p2p66.ui.cards_text import ascii_only
+
+    assert ascii_only("Hand 1 · you deal │ K♠ → won…") == "Hand 1 - you deal | KS -> won..."
+    assert ascii_only("José 李") == "Jose ?"
+    assert ascii_only("plain") == "plain"

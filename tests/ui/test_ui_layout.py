@@ -1,0 +1,180 @@
+"""The real prompt-toolkit screen at 80×24 and 60×20: what the player sees on the terminal.
+
+The session writes VT100 to a ``pyte`` terminal of a fixed size, and the tests
+read the rows back, as a player would see them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+
+import pyte
+import pytest
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+from uikit import ASCII, choose, dealt, keystrokes
+
+from p2p66.engine import preset, view_of
+from p2p66.ui.bots import FirstLegalBot
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.local_table import LocalTable
+from p2p66.ui.narrate import Voice
+from p2p66.ui.render import plain, status_bar, wrap
+from p2p66.ui.screen import Screen
+from p2p66.ui.table import ConnectionStatus
+from p2p66.ui.terminal import TerminalUI
+
+SEED = 3
+MATCH = preset("sixty-six")
+CURSOR_QUERY = "\x1b[6n"  # prompt-toolkit asks where the cursor is to know the rows below
+LONG_LINE = "Expert Bot declares 66 truly and scores 3 game points (card points: 70 to 12)."
+
+
+class Terminal:
+    """A VT100 terminal of a fixed size that remembers what is on screen."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.size = Size(rows=rows, columns=columns)
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+        self.encoding = "utf-8"
+        self.keyboard: PipeInput | None = None  # where a real terminal answers queries
+
+    def write(self, data: str) -> int:
+        for n, piece in enumerate(data.split(CURSOR_QUERY)):
+            if n and self.keyboard is not None:  # answer as a terminal does: row;column
+                cursor = self.screen.cursor
+                self.keyboard.send_text(f"\x1b[{cursor.y + 1};{cursor.x + 1}R")
+            self.stream.feed(piece)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    def rows(self) -> list[str]:
+        return [row.rstrip() for row in self.screen.display]
+
+    def output(self) -> Vt100_Output:
+        return Vt100_Output(self, lambda: self.size, term="xterm")  # type: ignore[arg-type]
+
+
+async def _until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(wait(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+async def _play(ui: TerminalUI, pipe: PipeInput, moves: int) -> None:
+    """Play ``moves`` of the player's own moves the way a player types them."""
+    last = None
+    for turn in range(moves):
+        await _until(
+            lambda seen=last: (  # type: ignore[misc]
+                ui.screen.my_turn
+                and ui.screen.view is not seen
+                and not ui.session.default_buffer.text
+            ),
+            "the player's turn",
+        )
+        view = ui.screen.view
+        assert view is not None
+        pipe.send_text(keystrokes(view, choose(view), turn))
+        last = view
+    await _until(lambda: ui.screen.my_turn and ui.screen.view is not last, "the next turn")
+
+
+def _turn_row(rows: list[str]) -> int:
+    """The first row of the line just above the prompt: the line saying what to do next."""
+    row = next(i for i, row in enumerate(rows) if row.startswith(">")) - 1
+    while rows[row].startswith("    "):  # a wrapped line's continuation
+        row -= 1
+    return row
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (60, 20)])
+def test_the_turn_line_help_and_status_fit_the_terminal(columns: int, rows: int) -> None:
+    term = Terminal(columns, rows)
+
+    async def main() -> list[list[str]]:
+        shots: list[list[str]] = []
+        with create_pipe_input() as pipe:
+            term.keyboard = pipe
+            table = LocalTable(MATCH, FirstLegalBot(), seed=SEED, names=("Ann", "Expert Bot"))
+            ui = TerminalUI(
+                table, TextStyle(color=False), input=pipe, output=term.output(), patch=False
+            )
+            run = asyncio.create_task(ui.run())
+            await _play(ui, pipe, 3)
+            # the log is full of long lines, as at the end of a hand
+            ui.screen = replace(ui.screen, log=(LONG_LINE,) * 8)
+            ui.session.app.invalidate()
+            await asyncio.sleep(0.3)
+            shots.append(term.rows())
+            pipe.send_text("?")
+            await _until(lambda: any("Now you may" in r for r in term.rows()), "the help panel")
+            await asyncio.sleep(0.2)
+            shots.append(term.rows())
+            pipe.send_text("\x1b")
+            await _until(
+                lambda: not any("Now you may" in r for r in term.rows()), "the panel to close"
+            )
+            await asyncio.sleep(0.2)
+            shots.append(term.rows())
+            pipe.send_text("q\r")
+            await asyncio.wait_for(run, 10)
+        return shots
+
+    board, helped, closed = asyncio.run(main())
+    for shot in (board, helped, closed):
+        turn = _turn_row(shot)  # the line that says what to do next is on screen
+        assert shot[turn].startswith((" Your lead", " Your turn", " You won the trick")), shot
+        assert any(row.startswith(" Your hand:") for row in shot)
+        assert all(len(row) <= columns for row in shot)
+        assert shot[-1].endswith(("your turn", "Expert Bot's turn", "their turn"))
+    assert any("declares 66 truly" in row for row in board)  # the newest message shows
+    assert any("Now you may" in row for row in helped)  # help stays on screen, in the board
+    assert not any("Now you may" in row for row in closed)
+
+
+def _their_turn() -> Screen:
+    """Ann's screen while Expert Bot is to lead, over a link with a latency."""
+    state = dealt()
+    screen = Screen(
+        Voice(1, ("Expert Bot", "Ann"), ASCII),
+        view=view_of(state, 1),
+        hand_number=1,
+        connection=ConnectionStatus("connected", 12.0),
+    )
+    assert not screen.my_turn
+    return screen
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 120])
+def test_the_status_bar_fits_any_width_and_keeps_whose_turn(width: int) -> None:
+    text = plain(status_bar(_their_turn(), width))
+    assert len(text) <= width
+    assert "turn" in text.split("│")[-1]
+    if width >= 80:
+        assert "Expert Bot's turn" in text  # the turn is named in full where it fits
+    if width >= 120:
+        assert "vs Expert Bot" in text and "connected, 12 ms" in text
+
+
+def test_wrap_drops_the_blank_at_a_break() -> None:
+    text = plain(wrap([("", "aaaa bbbb cccc dddd")], 10))
+    assert text.split("\n") == ["aaaa bbbb", "    cccc", "    dddd"]
