@@ -1,0 +1,75 @@
+"""Reply codes over loopback: the host dials the joiner from its own port, roles unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from netkit import OTHER_WORDS, WORDS
+
+from p2p66.net.errors import WrongJoinCode
+from p2p66.net.identity import Identity
+from p2p66.net.reply import ReplyPoint, dial_from
+from p2p66.net.tcp import Listener
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def test_host_dials_the_reply_point_and_both_authenticate(alice: Identity, bob: Identity) -> None:
+    async def main() -> None:
+        async with await Listener.open(alice, words=WORDS, bind="127.0.0.1", port=0) as host:
+            point = await ReplyPoint.open(bob, WORDS)
+            try:
+                reader, writer = await dial_from(host.port, "127.0.0.1", point.port, 5)
+                assert writer.get_extra_info("sockname")[1] == host.port  # from our own port
+                adopted = asyncio.create_task(host.adopt(reader, writer))
+                joined = await point.accept(10)
+                hosted = await host.accept(10)
+                await adopted
+                assert joined.peer.name == "alice" and hosted.peer.name == "bob"
+                assert joined.binding == hosted.binding
+                joined.close()
+                hosted.close()
+            finally:
+                await point.aclose()
+
+    asyncio.run(main())
+
+
+def test_wrong_words_spend_the_reply_point(alice: Identity, bob: Identity) -> None:
+    """A dialer with other words gets one failed guess; the point then refuses everyone."""
+
+    async def main() -> None:
+        async with await Listener.open(alice, words=OTHER_WORDS, bind="127.0.0.1", port=0) as h:
+            point = await ReplyPoint.open(bob, WORDS)
+            try:
+                reader, writer = await dial_from(None, "127.0.0.1", point.port, 5)
+                adopted = asyncio.create_task(h.adopt(reader, writer))
+                with pytest.raises(WrongJoinCode):
+                    await point.accept(10)
+                await adopted
+                assert point.attempts and len(point.attempts) == 1
+            finally:
+                await point.aclose()
+
+    asyncio.run(main())
+
+
+def test_simultaneous_open_on_loopback(alice: Identity, bob: Identity) -> None:
+    """The joiner keeps dialing the host's port from its own; the host's listener answers."""
+
+    async def main() -> None:
+        async with await Listener.open(alice, words=WORDS, bind="127.0.0.1", port=0) as host:
+            point = await ReplyPoint.open(bob, WORDS)
+            try:
+                point.punch("127.0.0.1", host.port)
+                joined = await point.accept(10)
+                hosted = await host.accept(10)
+                assert point.punched
+                assert hosted.peer.name == "bob" and joined.peer.name == "alice"
+                joined.close()
+                hosted.close()
+            finally:
+                await point.aclose()
+
+    asyncio.run(main())
