@@ -11,6 +11,7 @@ one. Every wait has a timeout, and socket failures become ``ConnectFailed``,
 from __future__ import annotations
 
 import asyncio
+import errno
 import random
 import socket
 from collections.abc import Callable
@@ -104,6 +105,8 @@ class Listener:
         )
         listener._bind = bind
         try:
+            if port and REUSE_PORT:
+                _check_port_free(bind, port)
             listener._server = await asyncio.start_server(
                 listener._handle,
                 host=bind,
@@ -232,6 +235,32 @@ class Listener:
         del self.rejected[:-MAX_REJECTS_KEPT]
         if self._on_reject is not None:
             self._on_reject(remote, exc)
+
+
+def _check_port_free(bind: str | None, port: int) -> None:
+    """Raise ``OSError`` if something already listens on ``port``.
+
+    Our listener sets SO_REUSEPORT (so ``reply.dial_from`` can connect out from
+    its port), which would also let a second host share the port unnoticed; a
+    plain bind first keeps "the port is taken" an error.
+    """
+    hosts = [bind] if bind else ["0.0.0.0", "::"]
+    for address in hosts:
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        try:
+            probe = socket.socket(family, socket.SOCK_STREAM)
+        except OSError:
+            continue  # no IPv6 here
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind((address, port))
+            except OSError as exc:
+                if family == socket.AF_INET6 and not bind and exc.errno == errno.EADDRNOTAVAIL:
+                    continue
+                raise
 
 
 async def host(
