@@ -47,6 +47,7 @@ from p2p66.net.reach import interface_index, is_carrier_grade
 SEARCH_TIMEOUT: Final = 1.5
 CALL_TIMEOUT: Final = 3.0
 LEASE: Final = 1200
+MIN_RENEW = 1.0  # seconds between renewals at the least, whatever lease the router grants
 DESCRIPTION: Final = "p2p66"
 IGD_SEARCH: Final = "urn:schemas-upnp-org:device:InternetGatewayDevice:1"
 SSDP_V6: Final = "ff02::c"
@@ -433,8 +434,13 @@ class PortMapping:
         session = cls(router, mapping, on_problem=on_problem)
         for address in ipv6:
             await session._open_pinhole(address, port, lease, timeout)
-        session._renewer = asyncio.create_task(session._renew_forever())
+        session.start_renewing()
         return session
+
+    def start_renewing(self) -> None:
+        """Renew at half the lease from now on, until ``aclose``."""
+        if self._renewer is None:
+            self._renewer = asyncio.create_task(self._renew_forever())
 
     async def _open_pinhole(self, address: str, port: int, lease: int, timeout: float) -> None:
         router = await find_upnp(timeout, source=address)
@@ -464,7 +470,7 @@ class PortMapping:
 
     async def _renew_forever(self) -> None:
         while True:
-            await asyncio.sleep(max(1.0, (self.mapping.lease or LEASE) / 2))
+            await asyncio.sleep(max(MIN_RENEW, (self.mapping.lease or LEASE) / 2))
             try:
                 await self.renew()
             except (PortMapError, UpnpError, OSError, TimeoutError) as exc:

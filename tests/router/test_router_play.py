@@ -8,6 +8,7 @@ port mapping is gone when the host is.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import players
@@ -48,16 +49,22 @@ def test_both_routers_map_and_the_joiner_joins_by_the_public_code(
     assert _no_mapping_left(lab, "a")
 
 
-def test_sigterm_removes_the_mapping(lab: RouterLab, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_host_removes_its_mapping(
+    lab: RouterLab, tmp_path: Path, stop: signal.Signals
+) -> None:
     lab.upnp("a", True)
     host = players.host(_host_ns(lab), tmp_path)
     try:
         host.read_line("198.51.100.1:")
         assert "dnat" in lab.forwarded_ports("a")
-        assert host.terminate() == 3
+        assert PINHOLE_A in lab.pinholes("a")
+        host.proc.send_signal(stop)
+        assert host.finish(30) != 0
     finally:
         host.kill()
     assert _no_mapping_left(lab, "a")
+    assert PINHOLE_A not in lab.pinholes("a")
     assert "Traceback" not in host.err
 
 
