@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "router"))
 
-import players  # noqa: E402
-from lab import RouterLab, missing_prerequisite  # noqa: E402
+import players
+from lab import RouterLab, missing_prerequisite
 
 Setup = Callable[[RouterLab], None]
 
@@ -47,7 +47,7 @@ def run_path(name: str, setup: Setup, host_home: str, want: str, reply: bool) ->
             host = players.host(lab.homes[host_home].machine_ns, work)
             code = host.read_line(want)
             code_s = time.monotonic() - start
-            joiner = players.join(lab.homes["b"].machine_ns, work, code)
+            joiner = players.join(lab.homes["b"].machine_ns, work, code, "--wait", "40")
             if reply:
                 host.type_line(joiner.read_line("198.51.100.2:", 60))
             joined_s = _joined_at(joiner, start)
@@ -82,6 +82,11 @@ def _simultaneous(lab: RouterLab) -> None:
     lab.block_ipv6_between_homes()
 
 
+def _symmetric(lab: RouterLab) -> None:
+    _simultaneous(lab)
+    lab.randomize_ports("b")
+
+
 def _cgnat_reply(lab: RouterLab) -> None:
     lab.upnp("c", True)
     lab.upnp("b", True)
@@ -93,6 +98,7 @@ PATHS = [
     ("reply code (host router no UPnP)", _reply, "a", "192.168.1.2:", True),
     ("simultaneous open (no mappings)", _simultaneous, "a", "198.51.100.1:", True),
     ("carrier-grade host, reply code", _cgnat_reply, "c", "192.168.3.2:", True),
+    ("simultaneous open, joiner symmetric NAT", _symmetric, "a", "198.51.100.1:", True),
 ]
 
 

@@ -89,8 +89,9 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
     m = reach.mapping.mapping
     reach.external = m.external_address
     if m.carrier_grade and m.external_address is not None:
+        await reach.mapping.aclose()  # a mapping nobody can reach: do not keep it
+        reach.mapping = None
         if mode:
-            await reach.mapping.aclose()
             raise PortMapError(carrier_grade_message(m.external_address))
         say(carrier_grade_message(m.external_address))
     else:

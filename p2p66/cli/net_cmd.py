@@ -332,13 +332,19 @@ def register(app: typer.Typer) -> None:
                 help="If the host cannot be reached, offer a reply code for the host to dial.",
             ),
         ] = True,
+        reply_wait: Annotated[
+            float,
+            typer.Option("--wait", min=1, help="Seconds to wait for the host to use a reply code."),
+        ] = 600,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
-        joining = _join(code, seat, name, accept=accept, rematch=rematch, reply=reply)
+        joining = _join(
+            code, seat, name, accept=accept, rematch=rematch, reply=reply_wait if reply else None
+        )
         raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK)))
 
 
@@ -435,9 +441,16 @@ async def _pick_lan_game() -> str | None:
 
 
 async def _connect(
-    code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers, reply: bool
+    code_text: str | None,
+    rematch: str | None,
+    me: Identity,
+    peers: KnownPeers,
+    reply: float | None,
 ) -> tuple[SecureChannel, Reconnect] | int:
-    """Join with a code (or a LAN pick), or rematch a pinned host without one."""
+    """Join with a code (or a LAN pick), or rematch a pinned host without one.
+
+    ``reply``: how long to wait for the host to dial a reply code (None: offer none).
+    """
     if rematch is not None:
         host, _, port_text = rematch.rpartition(":")
         if not host or not port_text.isdigit():
@@ -460,7 +473,9 @@ async def _connect(
             channel = await join_known(address, port, me, peers)
         else:
             assert code_text is not None
-            channel = await join_or_reply(code_text, me, peers, _say, reply=reply)
+            channel = await join_or_reply(
+                code_text, me, peers, _say, reply=reply is not None, wait=reply or 0
+            )
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
@@ -479,7 +494,7 @@ async def _join(
     *,
     accept: bool,
     rematch: str | None,
-    reply: bool = True,
+    reply: float | None = 600,
 ) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()

@@ -360,6 +360,15 @@ table inet filter {{
         return run("ip", "netns", "exec", home.router_ns, "nft", "list", "chain", "inet",
                    "filter", "miniupnpd")  # fmt: skip
 
+    def randomize_ports(self, name: str) -> None:
+        """Make router ``name`` a symmetric NAT: a random outside port for every connection."""
+        home = self.homes[name]
+        run("ip", "netns", "exec", home.router_ns, "nft", "flush", "chain", "inet", "filter",
+            "postrouting")  # fmt: skip
+        run("ip", "netns", "exec", home.router_ns, "nft", "add", "rule", "inet", "filter",
+            "postrouting", "oifname", home.wan_if, "meta", "nfproto", "ipv4", "masquerade",
+            "fully-random")  # fmt: skip
+
     def block_ipv4_between_homes(self) -> None:
         """Let only IPv6 cross the internet (an IPv6-only path between the homes)."""
         self._block("ipv4")
