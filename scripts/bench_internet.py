@@ -12,6 +12,8 @@ the simultaneous-open path N times and counts the successes. Not a test.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,6 +59,39 @@ def run_path(name: str, setup: Setup, host_home: str, want: str, reply: bool) ->
             return {"path": name, "code_s": None, "joined_s": None, "ok": False, "why": str(exc)}
         finally:
             players.kill_all()
+            lab.close()
+
+
+MAPPING_TIMER = """
+import asyncio, statistics, time
+from p2p66.net.portmap import PortMapping
+from p2p66.net.reach import global_ipv6_addresses
+async def main():
+    took = []
+    for port in range(7100, 7105):
+        start = time.perf_counter()
+        session = await PortMapping.open(port, ipv6=global_ipv6_addresses())
+        took.append(time.perf_counter() - start)
+        await session.aclose()
+    print(f"{statistics.median(took):.3f} {min(took):.3f} {max(took):.3f}")
+asyncio.run(main())
+"""
+
+
+def time_mapping() -> str:
+    """Median/min/max seconds of PortMapping.open (discovery, mapping, IPv6 pinhole) alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = RouterLab.build(Path(tmp))
+        try:
+            lab.upnp("a", True)
+            out = subprocess.run(
+                ["ip", "netns", "exec", lab.homes["a"].machine_ns, sys.executable, "-c",
+                 MAPPING_TIMER],
+                capture_output=True, text=True, timeout=120, check=True,
+                env={**os.environ, "PYTHONPATH": str(players.REPO)},
+            )  # fmt: skip
+            return out.stdout.strip()
+        finally:
             lab.close()
 
 
@@ -110,6 +145,8 @@ def main() -> int:
     if reason is not None:
         print(f"cannot run: {reason}")
         return 2
+    median, low, high = time_mapping().split()
+    print(f"PortMapping.open (UPnP + pinhole), 5 runs: median {median} s (min {low}, max {high})")
     print(f"{'path':38} {'code (s)':>9} {'joined (s)':>11}  result")
     for name, setup, home, want, reply in PATHS:
         r = run_path(name, setup, home, want, reply)
