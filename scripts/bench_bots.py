@@ -10,7 +10,11 @@ Sections (the issue's targets in brackets):
   strong      strong (100 ms/move) vs expert, matches to 7      [>= 70% of matches]
   vu          strong vs the schnapsen package's RdeepBot(16, 4),
               single deals under the vu preset                  [>= 90% of deals]
-  throughput  random vs random in this process, matches/second  [reported]
+  throughput  random vs random through the runner in this process: matches/s
+              (sixty-six) and --hands deals/s (vu), beside the schnapsen
+              package's engine when installed                    [reported]
+  playouts    strong's worlds (PIMC, sixty-six) and iterations (ISMCTS, vu)
+              per move at 100 ms                                 [reported]
 For what is reachable in the vu section at all, see scripts/bench_vu_ceiling.py
 (a cheater that sees every card, against the same opponent).
 Every run uses duplicate deals (each deal played twice, seats swapped), so
@@ -21,14 +25,24 @@ on the win rate; Elo intervals come from the runner's pentanomial model.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
+from pathlib import Path
 
+from p2p66.bots.api import as_action
+from p2p66.bots.random_bot import RandomBot
 from p2p66.bots.registry import parse_bot_spec
+from p2p66.bots.strong import StrongBot
 from p2p66.bots.vu import vu_available
-from p2p66.engine import preset
+from p2p66.engine import new_hand, preset
+from p2p66.runner.deals import deal_deck
 from p2p66.runner.run import RunConfig, run
 from p2p66.runner.stats import elo_of
+from p2p66.runner.table import HandTable, first_trump
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import anchor_path, decks_for, engine_build, rate
 
 
 def section(
@@ -69,35 +83,103 @@ def section(
     sys.stdout.flush()
 
 
-def throughput(games: int, seed: int) -> None:
+def throughput(games: int, seed: int, rounds: int) -> None:
+    """Random vs random through the match runner, in this process, rounds interleaved.
+
+    Matches to 7 under sixty-six, and single deals (``--hands``) under vu with
+    the schnapsen package's own engine dealing random deals beside it.
+    """
+    anchor = anchor_path()
+    decks = decks_for("vu", 200, seed)
+    rates: dict[str, list[float]] = {"matches": [], "hands": [], "anchor": []}
+    for _ in range(rounds):
+        rates["matches"].append(runner_rate("sixty-six", "matches", games, seed))
+        rates["hands"].append(runner_rate("vu", "hands", games, seed))
+        if anchor is not None:
+            rates["anchor"].append(rate(anchor, decks, 0.5))
+    matches = statistics.median(rates["matches"])
+    hands = statistics.median(rates["hands"])
+    print(
+        f"== throughput: random vs random through the runner, in-process, one core, "
+        f"median of {rounds} rounds of {games} games (engine: {engine_build()})"
+    )
+    print(f"   sixty-six matches to 7: {matches:.0f} matches/s")
+    if anchor is None:
+        print(f"   vu single deals (--hands): {hands:.0f} deals/s")
+        return
+    base = statistics.median(rates["anchor"])
+    print(
+        f"   vu single deals (--hands): {hands:.0f} deals/s; the schnapsen package's "
+        f"engine alone: {base:.0f} deals/s ({hands / base:.1f}x)"
+    )
+
+
+def runner_rate(rules: str, mode: str, games: int, seed: int) -> float:
     cfg = RunConfig(
         parse_bot_spec("random"),
         parse_bot_spec("random"),
-        preset("sixty-six"),
+        preset(rules),
         games=games,
         seed=seed,
+        mode=mode,  # type: ignore[arg-type]
     )
     started = time.perf_counter()
-    outcome = run(cfg)
-    seconds = time.perf_counter() - started
-    hands = sum(r.hands for r in outcome.results)
-    print(
-        f"== throughput: random vs random in-process, one core: {games} matches "
-        f"({hands} hands) in {seconds:.2f} s = {games / seconds:.0f} matches/s, "
-        f"{hands / seconds:.0f} hands/s"
-    )
+    run(cfg)
+    return games / (time.perf_counter() - started)
+
+
+def playouts(moves: int, seed: int, budget: float) -> None:
+    """How much search ``strong`` fits in its per-move budget: worlds (PIMC) or iterations.
+
+    Sixty-six uses PIMC (``worlds`` per move), vu uses ISMCTS (``iterations``
+    per move); each is asked for the first ``moves`` searched decisions of
+    games against ``random`` on fixed deals.
+    """
+    print(f"== playouts: strong at {1000 * budget:.0f} ms per move (engine: {engine_build()})")
+    for rules, key in (("sixty-six", "worlds"), ("vu", "iterations")):
+        counts = searched_counts(rules, key, moves, seed, budget)
+        print(
+            f"   {rules}: {statistics.median(counts):.0f} {key} per move "
+            f"(median of {len(counts)} moves; mean {statistics.fmean(counts):.0f})"
+        )
+
+
+def searched_counts(rules: str, key: str, moves: int, seed: int, budget: float) -> list[int]:
+    options = preset(rules)
+    bot = StrongBot(seed, budget)
+    opponent = RandomBot(seed)
+    counts: list[int] = []
+    hand = 0
+    while len(counts) < moves:
+        deck = deal_deck(seed, 0, hand, options.deck_size)
+        table = HandTable(new_hand(options, deck, hand & 1), first_trump(options, deck))
+        while not table.is_over and len(counts) < moves:
+            turn = table.turn()
+            if table.state.to_act == 0:
+                action = as_action(bot.choose(turn))
+                if key in action.info:
+                    counts.append(int(action.info[key]))
+                table.play(action.move.code)
+            else:
+                table.play(opponent.choose(turn).code)
+        hand += 1
+    return counts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["expert", "strong", "vu", "throughput"])
+    parser.add_argument("--only", choices=["expert", "strong", "vu", "throughput", "playouts"])
     parser.add_argument("--games", type=int, help="games per section (default per section)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--rounds", type=int, default=3, help="throughput rounds (interleaved)")
+    parser.add_argument("--moves", type=int, default=30, help="searched moves per playouts preset")
     args = parser.parse_args()
-    want = {args.only} if args.only else {"expert", "strong", "vu", "throughput"}
+    want = {args.only} if args.only else {"expert", "strong", "vu", "throughput", "playouts"}
     if "throughput" in want:
-        throughput(args.games or 2000, args.seed)
+        throughput(args.games or 300, args.seed, args.rounds)
+    if "playouts" in want:
+        playouts(args.moves, args.seed, 0.1)
     for name, a, b, rules, games, mode in SECTIONS:
         if name not in want:
             continue

@@ -6,8 +6,14 @@ draws and the face-up trump taken, seeds revealed, and the audit. Prints,
 per soundness: crypto time per player (CPU time, ``time.process_time``, so
 that other load on the machine does not count; the busier player, mean over
 hands), audit time, bytes on the wire (msgpack of every payload), flights.
+Then a four-party deal (24 cards, five to each seat): CPU time per player.
 
-    python scripts/bench_crypto.py [--hands 5] [--soundness 0 80]
+Soundness 80 is the legacy cut-and-choose (before), 256 the shuffle argument
+(after, the default), 0 proofs off; all in the same run. Goals (issue 17, on
+a quiet machine): at most 30 ms per player per hand with proofs, 3 deal
+flights, a four-party deal under 100 ms per player.
+
+    python scripts/bench_crypto.py [--hands 5] [--soundness 0 80 256]
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any, TypeVar
 import msgpack
 
 from p2p66.crypto import DealParty, HandConfig, HandPayload, KeyReveal, Reveal, SeedReveal, audit
+from p2p66.crypto.config import FACE_DOWN, PUBLIC, proof_kind
 from p2p66.crypto.memory import MemoryTable, play_two_player_hand
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.options import preset
@@ -91,10 +98,33 @@ def one_hand(index: int, soundness: int) -> dict[str, Any]:
     }
 
 
+def four_party_deal(index: int, soundness: int) -> float:
+    """CPU seconds of the busiest of four parties over one deal (7 flights)."""
+    session = hashlib.sha256(b"bench four %d" % index).digest()
+    deal = tuple([s for s in range(4) for _ in range(5)] + [PUBLIC] + [FACE_DOWN] * 3)
+    config = HandConfig(
+        session_id=session,
+        hand=index,
+        parties=4,
+        order=(0, 1, 2, 3),
+        deck=tuple(range(24)),
+        deal=deal,
+        soundness=soundness,
+        face_up=20,
+    )
+    parties = [
+        TimedParty(config, seat, hashlib.sha256(b"four seed %d %d" % (index, seat)).digest())
+        for seat in range(4)
+    ]
+    table = MemoryTable(parties)
+    assert table.deal() == 7 and all(p.deal_complete for p in parties)
+    return max(p.busy for p in parties)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5)
-    parser.add_argument("--soundness", type=int, nargs="+", default=[0, 80])
+    parser.add_argument("--soundness", type=int, nargs="+", default=[0, 80, 256])
     args = parser.parse_args()
     print(f"{args.hands} hands of Sixty-Six per row, two players in memory, CPU time, means")
     header = (
@@ -110,11 +140,19 @@ def main() -> None:
             return statistics.fmean(r[key] for r in rows)
 
         print(
-            f"{soundness:>9} {mean('player') * 1e3:>9.1f} {mean('wall') * 1e3:>7.1f} "
+            f"{soundness:>4} {proof_kind(soundness)[:4]:>4} "
+            f"{mean('player') * 1e3:>9.1f} {mean('wall') * 1e3:>7.1f} "
             f"{mean('deal') * 1e3:>8.1f} "
             f"{mean('audit') * 1e3:>8.1f} {mean('bytes') / 1024:>8.1f} "
             f"{mean('deal_bytes') / 1024:>8.1f} "
             f"{mean('deal_flights'):>12.0f} {mean('draw_flights'):>12.1f} {mean('plays'):>5.0f}"
+        )
+    print("four-party deal (24 cards, 7 flights), CPU ms of the busiest player, mean:")
+    for soundness in args.soundness:
+        four_party_deal(99, soundness)
+        times = [four_party_deal(i, soundness) for i in range(max(1, args.hands // 2))]
+        print(
+            f"{soundness:>4} {proof_kind(soundness)[:4]:>4} {statistics.fmean(times) * 1e3:>9.1f}"
         )
     print(
         "ms/player: CPU time of the busier player (wall clock in brackets, includes other load);\n"

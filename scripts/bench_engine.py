@@ -1,102 +1,180 @@
-"""Engine throughput: random-vs-random hands per second, and legal+apply calls per second.
+"""Engine throughput against the ``schnapsen`` package engine, measured in the same run.
 
-Usage: python scripts/bench_engine.py [--seconds 3] [--processes 2]
+Usage: python scripts/bench_engine.py [--rounds 5] [--seconds 0.6] [--preset vu]
 
-For each preset it reports, on one core:
-- complete hands/s with uniformly random legal moves (these end early: a random
-  player declares, closes and marries often);
-- complete hands/s with "card-only" random players that never declare or close,
-  so every hand is played to the last trick (the worst case for a search bot);
-- fast-path legal_codes() + apply_code_unchecked() pairs per second;
-- value-API legal_moves() + apply() pairs per second (copying states);
-and, with --processes N, the aggregate hands/s of N processes at once.
+Random deals per second through four paths, each round running every path
+once (interleaved, so a busy machine slows all of them alike):
+
+- ``anchor``: the ``schnapsen`` package's own engine, its ``RandBot`` against
+  itself (``play_game`` minus the shuffle); only when the package is installed;
+- ``api``: p2p66's public value API, ``legal_moves()`` + ``apply()``;
+- ``fast``: the search bots' path, ``legal_codes()`` + ``apply_code_unchecked()``;
+- ``views``: what ``p2p66 match`` and every bot do: the referee's ``HandTable``
+  builds the seat's ``Turn`` (a ``PlayerView``) at every decision, a
+  ``RandomBot`` picks from its legal moves, the table plays it.
+
+Every path deals the same pre-shuffled decks (the shuffle is not the
+engine's job) and picks a uniformly random legal move with ``random.choice``.
+The median of the rounds is printed, and with the package installed each
+path's ratio to the anchor; the goals of issue 17 are api >= 10x, fast
+>= 20x, views >= 5x on ``vu``. The header says which engine build ran.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import importlib
 import random
+import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
+from p2p66.bots.random_bot import RandomBot
 from p2p66.engine import PRESETS, new_hand
 from p2p66.engine.cards import deck_ids
-from p2p66.engine.moves import CLOSE, DECLARE, DRAW, PASS
+from p2p66.runner.table import HandTable, first_trump
+
+Path = Callable[[list[list[int]]], int]
 
 
-def random_hands(preset: str, seconds: float, seed: int, card_only: bool) -> tuple[int, int]:
-    """Play hands for ``seconds``; returns (hands, moves)."""
-    options = PRESETS[preset]
+def decks_for(preset: str, count: int, seed: int) -> list[list[int]]:
     rng = random.Random(seed)
-    choice = rng.choice
-    base = deck_ids(options.deck_size)
-    hands = moves = 0
-    avoid = {CLOSE, DECLARE}
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        for _ in range(100):
-            deck = base[:]
-            rng.shuffle(deck)
-            s = new_hand(options, deck, hands & 1)
-            while s.phase != 5:
-                codes = s.legal_codes()
-                if card_only:
-                    if DRAW in codes:
-                        code = DRAW
-                    elif PASS in codes:
-                        code = PASS
-                    else:
-                        code = choice([c for c in codes if c not in avoid] or codes)
-                else:
-                    code = choice(codes)
-                s.apply_code_unchecked(code)
-                moves += 1
-            hands += 1
-    return hands, moves
-
-
-def value_api_calls(preset: str, seconds: float) -> int:
-    """legal_moves() + apply() pairs per ``seconds`` through the immutable API."""
-    options = PRESETS[preset]
-    rng = random.Random(7)
-    base = deck_ids(options.deck_size)
-    calls = 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        deck = base[:]
+    out = []
+    for _ in range(count):
+        deck = deck_ids(PRESETS[preset].deck_size)
         rng.shuffle(deck)
-        s = new_hand(options, deck, 0)
-        while not s.is_over:
-            s = s.apply(rng.choice(s.legal_moves()))
-            calls += 1
-    return calls
+        out.append(deck)
+    return out
 
 
-def _worker(args: tuple[str, float, int]) -> int:
-    return random_hands(args[0], args[1], args[2], card_only=False)[0]
+def api_path(preset: str) -> Path:
+    options = PRESETS[preset]
+
+    def play(decks: list[list[int]]) -> int:
+        choice = random.Random(7).choice
+        for i, deck in enumerate(decks):
+            s = new_hand(options, deck, i & 1)
+            while not s.is_over:
+                s = s.apply(choice(s.legal_moves()))
+        return len(decks)
+
+    return play
+
+
+def fast_path(preset: str) -> Path:
+    options = PRESETS[preset]
+
+    def play(decks: list[list[int]]) -> int:
+        choice = random.Random(7).choice
+        for i, deck in enumerate(decks):
+            s = new_hand(options, deck, i & 1)
+            while s.phase != 5:
+                s.apply_code_unchecked(choice(s.legal_codes()))
+        return len(decks)
+
+    return play
+
+
+def views_path(preset: str) -> Path:
+    options = PRESETS[preset]
+
+    def play(decks: list[list[int]]) -> int:
+        bots = (RandomBot(7), RandomBot(8))
+        for i, deck in enumerate(decks):
+            table = HandTable(new_hand(options, deck, i & 1), first_trump(options, deck))
+            state = table.state
+            while not state.is_over:
+                move = bots[state.to_act].choose(table.turn())
+                table.play(move.code)
+        return len(decks)
+
+    return play
+
+
+def anchor_path() -> Path | None:
+    """The schnapsen package's engine dealing our decks, or None without the package."""
+    try:
+        game = importlib.import_module("schnapsen.game")
+        deck_mod = importlib.import_module("schnapsen.deck")
+        bots = importlib.import_module("schnapsen.bots")
+    except ImportError:
+        return None
+    engine = game.SchnapsenGamePlayEngine()
+    suits = ("CLUBS", "DIAMONDS", "HEARTS", "SPADES")
+    ranks = ("ACE", "TEN", "KING", "QUEEN", "JACK")
+
+    def card(i: int) -> Any:
+        return deck_mod.Card.get_card(
+            getattr(deck_mod.Rank, ranks[i % 6]), getattr(deck_mod.Suit, suits[i // 6])
+        )
+
+    def play(decks: list[list[int]]) -> int:
+        rng = random.Random(7)
+        b1, b2 = bots.RandBot(rng), bots.RandBot(rng)
+        ordered = [deck_mod.OrderedCardCollection([card(c) for c in d]) for d in decks]
+        for cards in ordered:
+            hand1, hand2, talon = engine.hand_generator.generateHands(cards)
+            state = game.GameState(
+                leader=game.BotState(implementation=b1, hand=hand1),
+                follower=game.BotState(implementation=b2, hand=hand2),
+                talon=talon,
+                previous=None,
+            )
+            engine.play_game_from_state(game_state=state, leader_move=None)
+        return len(decks)
+
+    return play
+
+
+def engine_build() -> str:
+    """Which engine ran: the pure-Python reference or a compiled accelerator."""
+    state = importlib.import_module("p2p66.engine.state")
+    path = getattr(state, "__file__", "") or ""
+    return "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
+
+
+def rate(path: Path, decks: list[list[int]], seconds: float) -> float:
+    """Deals per second: play batches of ``decks`` for about ``seconds``."""
+    played = 0
+    started = time.perf_counter()
+    while True:
+        played += path(decks)
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return played / elapsed
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--processes", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.6, help="per path per round")
+    parser.add_argument("--preset", default="vu", choices=sorted(PRESETS))
     args = parser.parse_args()
-    secs = args.seconds
+    decks = decks_for(args.preset, 200, 1)
+    paths: dict[str, Path] = {
+        "api": api_path(args.preset),
+        "fast": fast_path(args.preset),
+        "views": views_path(args.preset),
+    }
+    anchor = anchor_path() if args.preset == "vu" else None
+    if anchor is not None:
+        paths = {"anchor": anchor, **paths}
+    rates: dict[str, list[float]] = {name: [] for name in paths}
+    for _ in range(args.rounds):
+        for name, path in paths.items():
+            rates[name].append(rate(path, decks, args.seconds))
     print(
-        f"{'preset':10s} {'hands/s':>9s} {'full hands/s':>13s} {'fast calls/s':>13s} "
-        f"{'value calls/s':>14s} {f'x{args.processes} procs':>11s}"
+        f"engine: {engine_build()}; preset {args.preset}; random deals/s, "
+        f"median of {args.rounds} interleaved rounds"
     )
-    for preset in PRESETS:
-        hands, moves = random_hands(preset, secs, 1, card_only=False)
-        full, full_moves = random_hands(preset, secs, 2, card_only=True)
-        calls = value_api_calls(preset, secs)
-        with multiprocessing.Pool(args.processes) as pool:
-            parallel = sum(pool.map(_worker, [(preset, secs, i) for i in range(args.processes)]))
-        print(
-            f"{preset:10s} {hands / secs:9.0f} {full / secs:13.0f} "
-            f"{(moves + full_moves) / (2 * secs):13.0f} {calls / secs:14.0f} "
-            f"{parallel / secs:11.0f}"
-        )
+    base = statistics.median(rates["anchor"]) if anchor is not None else None
+    for name, values in rates.items():
+        median = statistics.median(values)
+        ratio = f"  {median / base:5.1f}x the schnapsen package" if base else ""
+        print(f"  {name:7s} {median:9.0f}/s{ratio}")
+    if anchor is None and args.preset == "vu":
+        print("  (install the optional 'schnapsen' package for the anchor and the ratios)")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ def examples() -> list[msg.Message]:
             1, {"payload": {"t": "seed", "hand": 1, "seat": 0, "seq": 9, "seed": b"s" * 32}}
         ),
         msg.Resign("tired"),
+        msg.Abandoned(1, 42),
     ]
 
 

@@ -30,7 +30,15 @@ from p2p66.crypto import (
     ShuffleStep,
     audit,
 )
+from p2p66.crypto.argument import (
+    argument_nonce_key,
+    evaluation_point,
+    prove_argument,
+    weighted_sum,
+    weights,
+)
 from p2p66.crypto.coinflip import CoinFlip, coin_commitment
+from p2p66.crypto.config import ARGUMENT
 from p2p66.crypto.encoding import card_points
 from p2p66.crypto.group import ORDER, Point, Scalar, double, encode_scalar, mul_base
 from p2p66.crypto.handkeys import HandSecrets, seed_commitment
@@ -412,6 +420,85 @@ def invalid() -> dict[str, Any]:
     }
 
 
+# --- the shuffle argument ---------------------------------------------------------------
+
+
+def argument_proof() -> dict[str, Any]:
+    """One argument over the 24 card points, with every intermediate value (SPEC.md 9.3)."""
+    n = 24
+    d_in = card_points(session_id())[:n]
+    base = fixed("argument prover base") * 2
+    lock = derive_scalar(base, "lock", 0)
+    perm = derive_permutation(base, "perm", 0, n)
+    stmt = ShuffleStatement(
+        fixed("argument context"), d_in, lock_shuffle(d_in, lock, perm), mul_base(lock)
+    )
+    nonce_key = argument_nonce_key(stmt, base)
+    proof = prove_argument(stmt, lock, perm, nonce_key=nonce_key)
+    h, e = weights(stmt)
+    first = proof[: 32 * (n + 3)]
+    scalars = [proof[i : i + 32].hex() for i in range(len(first), len(proof), 32)]
+    return {
+        "ctx": stmt.ctx.hex(),
+        "d_in": hexes(d_in),
+        "base": base.hex(),
+        "lock": encode_scalar(lock).hex(),
+        "lock_point": stmt.lock.hex(),
+        "perm": list(perm),
+        "d_out": hexes(stmt.d_out),
+        "nonce_key": nonce_key.hex(),
+        "statement_hash": h.hex(),
+        "weights": [encode_scalar(w).hex() for w in e],
+        "weighted_input": weighted_sum(e, d_in).hex(),
+        "gamma_point": first[:32].hex(),
+        "lambda_point": first[32:64].hex(),
+        "f_point": first[64:96].hex(),
+        "y_points": [first[i : i + 32].hex() for i in range(96, len(first), 32)],
+        "t": encode_scalar(evaluation_point(h, first)).hex(),
+        "challenge": scalars[0],
+        "r": scalars[1 : n + 1],
+        "z": scalars[n + 1 : 2 * n + 1],
+        "z_gamma": scalars[2 * n + 1],
+        "z_x": scalars[2 * n + 2],
+        "proof": proof.hex(),
+    }
+
+
+def argument_deal() -> dict[str, Any]:
+    """The vector hand's deal again, with the shuffle argument (soundness 256)."""
+    config = HandConfig.for_game(preset("sixty-six"), session_id(), 0, 0, ARGUMENT)
+    seeds = deal_seeds()
+    table = MemoryTable([DealParty(config, s, seeds[s]) for s in (0, 1)])
+    table.deal()
+    table.reveal_seeds()
+    report = audit(table.parties[0].transcript())
+    return {
+        "config": jsonable(config.to_wire()),
+        "config_msgpack": packed(config.to_wire()),
+        "config_digest": config.digest.hex(),
+        "flights": [
+            {
+                "sender": f.sender,
+                "phase": f.phase,
+                "payloads": [payload_entry(p) for p in f.payloads],
+            }
+            for f in table.flights
+        ],
+        "audit_deck": [CARD_CODES[c] for c in report.deck],
+    }
+
+
+def argument() -> dict[str, Any]:
+    return {
+        "description": (
+            "the shuffle argument (SPEC.md 9.3): one proof with its intermediate values, and "
+            "crypto_deal.json's hand dealt with soundness 256 (three deal flights, then the seeds)"
+        ),
+        "proof": argument_proof(),
+        "deal": argument_deal(),
+    }
+
+
 def build() -> dict[str, str]:
     """File name -> exact file text."""
     files = {
@@ -419,6 +506,7 @@ def build() -> dict[str, str]:
         "crypto_deal.json": deal(),
         "crypto_proofs.json": proofs(),
         "crypto_invalid.json": invalid(),
+        "crypto_argument.json": argument(),
     }
     return {name: json.dumps(data, indent=1) + "\n" for name, data in files.items()}
 

@@ -38,7 +38,24 @@ def cost(card, trump):
     return POINTS[card[0]] + (10 if card[1] == trump else 0)
 
 
+def choose_bidding(request):
+    """A bidding game (north-american, south-bend, cut-throat): pass, then cheap cards."""
+    view = request["view"]
+    legal = request["legal"]
+    if view["phase"] == "bid":
+        strong = sum(POINTS[c[0]] for c in view["hand"]) >= 50
+        return "bid:1" if strong and "bid:1" in legal else "pass"
+    marriages = [m for m in legal if m.startswith("marry:")]
+    if marriages:
+        return marriages[0]
+    trump = view["trump_suit"]
+    cards = [m[5:] for m in legal if m.startswith("play:")]
+    return "play:" + min(cards, key=lambda c: cost(c, trump))
+
+
 def choose(request):
+    if request.get("game") == "bidding":
+        return choose_bidding(request)
     view = request["view"]
     legal = request["legal"]
     trump = view["trump_suit"]
@@ -90,7 +107,7 @@ def main():
             send({"type": "action", "id": message["id"], "move": move})
         elif kind == "hand_end":
             result = message["view"]["result"]
-            log("hand over:", result["how"], "winner seat", result["winner"])
+            log("hand over:", result["how"], "winner seat", result.get("winner"))
         elif kind == "quit":
             return
         # any other type is ignored, so newer runners stay compatible

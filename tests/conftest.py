@@ -67,3 +67,27 @@ settings.register_profile(
     "p2p66", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("p2p66")
+
+
+def _refuse_a_stale_compiled_engine() -> None:
+    """A compiled engine built in place (scripts/build_accel.py) shadows the .py files:
+    after an edit to its sources the tests would test old code, so stop at once."""
+    from importlib.util import module_from_spec, spec_from_file_location
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "build_accel.py"
+    spec = spec_from_file_location("build_accel", script)
+    if spec is None or spec.loader is None:
+        return
+    accel = module_from_spec(spec)
+    spec.loader.exec_module(accel)
+    package = script.parent.parent / "p2p66"
+    if accel.stale(package):
+        pytest.exit(
+            "the compiled engine in p2p66/engine is older than its sources: rebuild it "
+            "(python scripts/build_accel.py) or remove it (python scripts/build_accel.py --clean)",
+            returncode=2,
+        )
+
+
+_refuse_a_stale_compiled_engine()

@@ -10,6 +10,7 @@ which the runner turns into a forfeit.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import subprocess
@@ -130,7 +131,9 @@ class BotProcess:
             code = proc.wait()
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
-                pipe.close()
+                # closing flushes what a dead bot never read: a broken pipe is no news here
+                with contextlib.suppress(OSError):
+                    pipe.close()
         if self._stderr_file is not None:
             self._stderr_file.close()
         return code

@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from p2p66.bots.registry import BUILTINS
-from p2p66.runner.check import CHECK_PRESETS, check_bot
+from p2p66.cli.output import say
+from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE = 0, 1, 2
 
@@ -35,17 +36,17 @@ def list_bots() -> None:
     """List the built-in bots, their options, and the vu: bots when available."""
     width = max(len(name) for name in BUILTINS)
     for bot in BUILTINS.values():
-        typer.echo(f"{bot.name:<{width}}  {bot.summary}")
+        say(f"{bot.name:<{width}}  {bot.summary}")
         for key, text in bot.options.items():
-            typer.echo(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
+            say(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
     from p2p66.bots.vu import vu_available
 
     if vu_available():
-        typer.echo("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
-        typer.echo(f"{'':<{width}}    (only with --preset vu)")
+        say("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
+        say(f"{'':<{width}}    (only with --preset vu)")
     else:
-        typer.echo("(vu:... bots need the optional 'schnapsen' package)")
-    typer.echo("Any other text is run as the command of an external bot (protocol/BOT.md).")
+        say("(vu:... bots need the optional 'schnapsen' package)")
+    say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
 @bot_app.command("check")
@@ -57,34 +58,39 @@ def check(
     margin: Annotated[float, typer.Option(min=0.0, help="Grace seconds over --movetime")] = 0.5,
     quiet: Annotated[bool, typer.Option(help="Only print the verdict and the faults")] = False,
 ) -> None:
-    """Play a few hands of each preset against the bot and report every protocol fault."""
+    """Play a few hands of each preset against the bot and report every protocol fault.
+
+    The presets: sixty-six, schnapsen and vu (two-player requests), then
+    north-american and cut-throat (bidding-game requests, "game": "bidding").
+    """
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        typer.echo(f"error: cannot split {command!r}: {exc}", err=True)
+        say(f"error: cannot split {command!r}: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not argv or shutil.which(argv[0]) is None:
-        typer.echo(f"error: {argv[0] if argv else command!r} is not a command on PATH", err=True)
+        say(f"error: {argv[0] if argv else command!r} is not a command on PATH", err=True)
         raise typer.Exit(EXIT_USAGE)
     if movetime <= 0:
-        typer.echo("error: --movetime must be positive", err=True)
+        say("error: --movetime must be positive", err=True)
         raise typer.Exit(EXIT_USAGE)
     report = check_bot(
         argv,
         hands_per_preset=hands,
         presets=CHECK_PRESETS,
+        table_presets=TABLE_CHECK_PRESETS,
         movetime=movetime,
         margin=margin,
         say=None if quiet else typer.echo,
     )
     who = report.name or "the bot"
     if report.ok:
-        typer.echo(
+        say(
             f"OK: {who} by {report.author} answered {report.moves} requests in "
             f"{report.hands} hands without a fault (slowest {1000 * report.slowest:.0f} ms)"
         )
         raise typer.Exit(EXIT_OK)
-    typer.echo(f"FAILED: {who}: {len(report.faults)} fault(s) in {report.hands} hands")
+    say(f"FAILED: {who}: {len(report.faults)} fault(s) in {report.hands} hands")
     for fault in report.faults:
-        typer.echo(f"  {fault}")
+        say(f"  {fault}")
     raise typer.Exit(EXIT_FAULTS)

@@ -18,13 +18,23 @@ import typer
 
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
+from p2p66.bots.table import make_table_bot
+from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
+from p2p66.engine.table import (
+    TABLE_PRESETS,
+    TableOptions,
+    ThreeHandedOptions,
+    is_table_preset,
+    table_options,
+)
 from p2p66.runner.game import Mode, TimeControl
 from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import TRANSPORTS, TransportUnavailable, get_transport
+from p2p66.ui.escape import printable_lines
 
 EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
 
@@ -39,6 +49,10 @@ def match(
         str, typer.Argument(help="A built-in bot (see 'p2p66 bot list') or a command")
     ],
     bot_b: Annotated[str, typer.Argument(help="The opponent, named the same way")],
+    bot_c: Annotated[
+        str | None,
+        typer.Argument(help="The third bot of a three-seat game (cut-throat, three-handed)"),
+    ] = None,
     *,
     matches: Annotated[
         int | None, typer.Option("--matches", help="Number of matches to the target (default 100)")
@@ -47,7 +61,7 @@ def match(
         int | None, typer.Option("--hands", help="Play single hands (deals) instead of matches")
     ] = None,
     preset_name: Annotated[
-        str, typer.Option("--preset", help=f"Rules: {', '.join(PRESETS)}")
+        str, typer.Option("--preset", help=f"Rules: {', '.join([*PRESETS, *TABLE_PRESETS])}")
     ] = "sixty-six",
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option NAME=VALUE (repeatable)")
@@ -80,7 +94,35 @@ def match(
     ] = "inproc",
     progress: Annotated[bool, typer.Option(help="Show a progress line on stderr")] = True,
 ) -> None:
-    """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT."""
+    """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT.
+
+    With a game for three or four players: north-american and south-bend seat
+    BOT_A with BOT_A against BOT_B with BOT_B; cut-throat and three-handed play
+    BOT_A, BOT_B and BOT_C at one table, every deal in each seating.
+    """
+    if is_table_preset(preset_name):
+        unsupported = {
+            "--hands": hands is not None,
+            "--sprt": sprt is not None,
+            "--replays": replays is not None,
+            "--resume": resume,
+            "--movetime": movetime is not None,
+            "--concurrency": concurrency != 1,
+            "--transport": transport != "inproc",
+        }
+        table_match(
+            preset_name,
+            (bot_a, bot_b) if bot_c is None else (bot_a, bot_b, bot_c),
+            matches=matches if matches is not None else 30,
+            options=option or [],
+            seed=seed,
+            duplicate=duplicate,
+            out=out,
+            unsupported=[name for name, given in unsupported.items() if given],
+        )
+    if bot_c is not None:
+        typer.echo(f"error: {preset_name} is a two-player game: give two bots", err=True)
+        raise typer.Exit(EXIT_USAGE)
     try:
         config = _config(
             bot_a,
@@ -125,14 +167,102 @@ def match(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished games are in the results file", err=True)
         raise typer.Exit(130) from None
+    except BrokenPipeError:  # the reader of --out - left: nobody wants the rest
+        silence_stdout()
+        raise typer.Exit(EXIT_READER_GONE) from None
     finally:
         if bar is not None:
             bar.done()
         if handle is not None and handle is not sys.stdout:
             handle.close()
-    print_table(config, outcome, report)
+    try:
+        print_table(config, outcome, report)
+    except BrokenPipeError:  # a closed pipe is not a result: the exit code still says it
+        silence_stdout()
     summary = outcome.summary(config)
     raise typer.Exit(EXIT_FORFEITS if sum(summary.forfeits) else EXIT_OK)
+
+
+def table_match(
+    preset_name: str,
+    bots: tuple[str, ...],
+    *,
+    matches: int,
+    options: list[str],
+    seed: int,
+    duplicate: bool,
+    out: Path | None,
+    unsupported: list[str],
+) -> None:
+    """``match`` for the games for three and four players (``runner/table_run.py``)."""
+    from p2p66.runner.table_run import TableRunConfig, pair_stats, run_table, win_rates
+
+    try:
+        if unsupported:
+            raise ValueError(
+                f"{', '.join(unsupported)} not available for {preset_name} yet "
+                "(matches run one at a time, in this process)"
+            )
+        values: dict[str, str] = {}
+        for item in options:
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
+            values[key.strip()] = value.strip()
+        rules = table_options(preset_name, values)
+        config = TableRunConfig(rules, bots, matches, seed, duplicate)
+        whole = -(-matches // config.rotation) * config.rotation  # complete seatings only
+        config = TableRunConfig(rules, bots, whole, seed, duplicate)
+        for spec in bots:
+            _check_table_bot(spec, rules)
+    except (BotError, RuleOptionError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    to_stdout = out is not None and str(out) == "-"
+    report: IO[str] = sys.stderr if to_stdout else sys.stdout
+    try:
+        handle: IO[str] | None = (
+            sys.stdout if to_stdout else (out.open("w") if out is not None else None)
+        )
+    except OSError as exc:
+        typer.echo(f"error: cannot write {out}: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    try:
+        records = run_table(config, handle)
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished matches are in the results file", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
+    labels = dict(zip("ABC", bots, strict=False))
+    seating = "A+A vs B+B" if rules.players == 4 else "round-robin at one table"
+    lines = [
+        f"{preset_name}: {' / '.join(f'{k}={v}' for k, v in labels.items())}; "
+        f"{len(records)} matches, seed {seed}, {seating}, "
+        f"{'duplicate deals rotated through the seats' if duplicate else 'independent deals'}"
+    ]
+    for letter, (wins, (rate, low, high)) in zip("ABC", win_rates(config, records), strict=False):
+        lines.append(
+            f"  {letter} {labels[letter]:<16} {wins:>4} wins  {100 * rate:5.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}]"
+        )
+    for p in pair_stats(config, records):
+        e = p.estimate
+        lines.append(
+            f"  {p.a} over {p.b}: score {100 * e.score:.1f}% [{100 * e.score_low:.1f}, "
+            f"{100 * e.score_high:.1f}]  Elo {_elo(e.elo)} [{_elo(e.elo_low)}, {_elo(e.elo_high)}]"
+        )
+    report.write("\n".join(lines) + "\n")
+    raise typer.Exit(EXIT_OK)
+
+
+def _check_table_bot(spec: str, rules: TableOptions) -> None:
+    """Fail early on a bot the table game cannot seat."""
+    if isinstance(rules, ThreeHandedOptions):
+        check_spec(parse_bot_spec(spec), rules.hand_rules)
+    else:
+        make_table_bot(spec, 0)
 
 
 def _config(
@@ -299,4 +429,5 @@ def print_table(config: RunConfig, outcome: RunOutcome, stream: IO[str]) -> None
         )
     if outcome.stopped_early:
         lines.append(f"Stopped early: {outcome.stopped_early}")
-    stream.write("\n".join(lines) + "\n")
+    stream.write(printable_lines("\n".join(lines)) + "\n")
+    stream.flush()

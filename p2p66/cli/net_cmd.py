@@ -41,9 +41,9 @@ from p2p66.cli.internet import (
     map_for_host,
     run_terminable,
 )
-from p2p66.crypto.config import DEFAULT_SOUNDNESS
+from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
-from p2p66.engine.options import base_preset, preset_label
+from p2p66.engine.options import base_preset
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
@@ -57,12 +57,13 @@ from p2p66.net import (
     generate_words,
     join_known,
 )
+from p2p66.net.addresses import join_addresses
 from p2p66.net.channel import SecureChannel
-from p2p66.net.discovery import local_addresses
 from p2p66.net.eyeballs import parse_codes
 from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
 from p2p66.net.portmap import PortMapError
 from p2p66.net.reach import scope
+from p2p66.net.tcp import NobodyJoined, format_address
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
@@ -70,6 +71,7 @@ from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import load_config, use_color
 from p2p66.ui.launch import run_ui
+from p2p66.ui.plain import read_line
 
 
 def exit_code(peer: Peer, failure: str | None) -> int:
@@ -96,7 +98,7 @@ def _say(text: str) -> None:
 
 def describe_rules(options: RuleOptions, soundness: int) -> str:
     name = base_preset(options)
-    proofs = f"proofs at 2^-{soundness}" if soundness else "proofs off"
+    proofs = describe_proofs(soundness)
     head = f"preset {name}" if name else "custom rules"
     return f"{head}, match to {options.match_target}, {proofs}"
 
@@ -115,8 +117,8 @@ async def _play(
     names = ["", ""]
     names[peer.seat] = peer.signer.name
     names[1 - peer.seat] = channel.peer.name
-    proposed = peer.proposal[0]
-    path = replay_path(preset_label(proposed) if proposed else "match", seat.replay_dir)
+    # The same name on both sides: the joiner does not know the rules before the file opens.
+    path = replay_path("match", seat.replay_dir)
     writer = ReplayWriter(path)
     try:
         if seat.bot is not None:
@@ -266,7 +268,10 @@ def register(app: typer.Typer) -> None:
     @app.command("host", epilog=EXIT_HELP)
     def host_command(
         *,
-        port: Annotated[int, typer.Option("--port", help="TCP port (0: any free port).")] = 6666,
+        port: Annotated[
+            int,
+            typer.Option("--port", min=0, max=65535, help="TCP port, 0-65535 (0: any free port)."),
+        ] = 6666,
         bind: Annotated[
             str | None, typer.Option("--bind", help="Address to listen on (default: all).")
         ] = None,
@@ -275,10 +280,13 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
         ] = None,
         target: Annotated[int | None, typer.Option("--target", min=1)] = None,
-        soundness: Annotated[
-            int,
-            typer.Option("--soundness", min=0, max=128, help="Shuffle proof bits (0: off)."),
-        ] = DEFAULT_SOUNDNESS,
+        soundness_text: Annotated[
+            str,
+            typer.Option(
+                "--soundness",
+                help="Shuffle proofs: on, off, or 64-128 rounds of the old cut-and-choose.",
+            ),
+        ] = "on",
         move_time: Annotated[
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
@@ -297,6 +305,12 @@ def register(app: typer.Typer) -> None:
                 "cannot, --no-upnp never tries (default: try for a moment).",
             ),
         ] = None,
+        once: Annotated[
+            bool,
+            typer.Option(
+                "--once", help="Stop after one failed join attempt (no new code; for scripts)."
+            ),
+        ] = False,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
@@ -304,7 +318,14 @@ def register(app: typer.Typer) -> None:
         name = name or config.name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
-        listen = Listen(port, bind, lan, accept_timeout, move_time, upnp)
+        listen = Listen(port, bind, lan, accept_timeout, move_time, once, upnp)
+        try:
+            soundness = parse_soundness(soundness_text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--soundness") from None
+        refusal = network_refusal(soundness)
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint="--soundness")
         hosting = _host(options, soundness, listen, seat, name)
         raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK)))
 
@@ -359,6 +380,7 @@ class Listen:
     lan: bool
     accept_timeout: float
     move_seconds: int = 600
+    once: bool = False
     upnp: bool | None = None
 
 
@@ -376,8 +398,6 @@ async def _host(
         _say(f"cannot host: {exc}")
         return EXIT_NETWORK
     async with listener, contextlib.AsyncExitStack() as stack:
-        addresses = [bind] if bind not in (None, "", "0.0.0.0", "::") else local_addresses()
-        codes = [str(listener.join_code(a)) for a in addresses or ["127.0.0.1"]]
         loopback = (
             bind is not None and bind not in ("", "0.0.0.0", "::") and (scope(bind) == "loopback")
         )
@@ -390,13 +410,10 @@ async def _host(
             return EXIT_NETWORK
         if reach.mapping is not None:
             stack.push_async_callback(reach.mapping.aclose)
-        codes = host_codes(reach, listener.words or (), listener.port) + codes
         _say(f"Hosting as {me.name} ({me.fingerprint}), {describe_rules(options, soundness)}.")
         if name is None and seat.bot is None:
-            _say(f"(Your opponent will see the name {me.name!r}: 'p2p66 config set name NAME'.)")
-        _say("Give the other player this join code (one try only):")
-        for code in codes:
-            print(code, flush=True)
+            _name_hint(me)
+        show_codes(listener, reach)
         if lan:
             await stack.enter_async_context(
                 await advertise(
@@ -404,13 +421,12 @@ async def _host(
                     listener.port,
                     fingerprint=me.fingerprint,
                     preset=preset_name(options) or "custom",
+                    addresses=[b.address for b in join_addresses(listener.bound)],
                 )
             )
             _say("Advertised on the local network.")
-        try:
-            channel = await accept_or_reply(listener, listen.accept_timeout, _say)
-        except (TransportError, TimeoutError) as exc:
-            _say(f"nobody joined: {exc}")
+        channel = await await_joiner(listener, listen, reach)
+        if channel is None:
             return EXIT_NETWORK
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.")
         peer = Peer(
@@ -421,10 +437,53 @@ async def _host(
             move_seconds=listen.move_seconds,
         )
 
+        listener.only_for(channel.peer)  # a reconnection must be this opponent
+
         async def reconnect() -> SecureChannel:
             return await listener.accept()
 
         return await _play(peer, channel, seat, reconnect, None)
+
+
+def _name_hint(me: Identity) -> None:
+    _say(f"(Your opponent will see the name {me.name!r}: 'p2p66 config set name NAME'.)")
+
+
+def show_codes(listener: Listener, reach: HostReach) -> None:
+    """Print the internet code first, then one per usable address (stdout, one a line)."""
+    _say("Give the other player a join code (one try only):")
+    for code in host_codes(reach, listener.words or (), listener.port):
+        print(code, flush=True)
+    for lan_code in listener.join_codes():
+        print(lan_code, flush=True)
+
+
+async def await_joiner(
+    listener: Listener, listen: Listen, reach: HostReach
+) -> SecureChannel | None:
+    """The joiner's channel; after each failed code attempt a fresh code on Enter.
+
+    ``None`` (after saying why) when nobody joined in time, the player asked
+    for no new code, or ``--once`` was given and the one attempt failed.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + listen.accept_timeout
+    while True:
+        try:
+            return await accept_or_reply(listener, max(0.0, deadline - loop.time()), _say)
+        except NobodyJoined:
+            _say(f"nobody joined within {listen.accept_timeout:g} s")
+            return None
+        except TransportError as exc:
+            _say(f"nobody joined: a join attempt failed: {exc}")
+        if listen.once:
+            return None
+        _say("Press Enter for a new join code (end of input or Ctrl-C: stop hosting).")
+        if await read_line(max(0.0, deadline - loop.time())) is None:
+            _say("no new code asked for: stopping")
+            return None
+        listener.renew_code()
+        show_codes(listener, reach)
 
 
 async def _pick_lan_game() -> str | None:
@@ -433,11 +492,11 @@ async def _pick_lan_game() -> str | None:
         _say("No game found on the local network: ask the host for a join code.")
         return None
     for i, game in enumerate(games, 1):
-        _say(f"{i}. {game.name} ({game.preset}) at {game.addresses[0]}:{game.port}")
+        _say(f"{i}. {game.name} ({game.preset}) at {format_address(game.addresses[0], game.port)}")
     choice = 1 if len(games) == 1 else typer.prompt("Which game", type=int, default=1)
     game = games[max(1, min(choice, len(games))) - 1]
     words = typer.prompt("The three words of the host's code (e.g. fox-lamp-river)")
-    return f"{words}@{game.addresses[0]}:{game.port}"
+    return f"{words}@{format_address(game.addresses[0], game.port)}"
 
 
 async def _connect(
@@ -504,15 +563,29 @@ async def _join(
     channel, reconnect = connected
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).")
 
+    peer = Peer(1, signer_of(me), rules_policy=None)
+    return await _play(peer, channel, seat, reconnect, joiner_answer(accept=accept))
+
+
+def joiner_answer(*, accept: bool) -> RulesAnswer:
+    """The joiner's answer to the host's rules: shown, then accepted (asked unless ``accept``).
+
+    Cut-and-choose proofs with too few rounds are refused even with ``--yes``: they can be
+    forged offline, and the opponent of a network match is not to be trusted.
+    """
+
     async def answer(options: RuleOptions, soundness: int) -> str | None:
         _say(f"The host proposes: {describe_rules(options, soundness)}.")
+        refusal = network_refusal(soundness)
+        if refusal is not None:
+            _say(f"Refused: {refusal}.")
+            return refusal
         if accept:
             return None
         ok = await asyncio.to_thread(typer.confirm, "Accept these rules?", default=True)
         return None if ok else "the joiner refused the rules"
 
-    peer = Peer(1, signer_of(me), rules_policy=None)
-    return await _play(peer, channel, seat, reconnect, answer)
+    return answer
 
 
 __all__ = ["Identity", "register"]

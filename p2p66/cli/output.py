@@ -1,8 +1,16 @@
-"""How the command talks to whoever reads it: a person at a terminal, or a pipe.
+"""What commands print, and how: for a person at a terminal or a pipe, escaped, quiet once
+the reader has gone.
 
 Rich's boxes and colours are for a person at a colour terminal. A pipe, a log,
 ``NO_COLOR`` or ``TERM=dumb`` get plain ``Error: …`` lines that a script can
 read and that never wrap differently with the terminal's width.
+
+``p2p66 verify FILE | head -1`` closes the pipe after one line. That is not
+a verdict: the command must still exit with its own code, silently. ``say``
+escapes what it prints (``ui.escape``), and on a closed pipe points standard
+output at the null device, so later lines, and Python's flush at exit, are
+dropped instead of failing; ``reader_gone`` tells a command that waits for
+input that nobody is watching any more.
 """
 
 from __future__ import annotations
@@ -11,7 +19,11 @@ import io
 import os
 import sys
 from collections.abc import Mapping
-from typing import Literal, TextIO
+from typing import Final, Literal, TextIO
+
+import typer
+
+from p2p66.ui.escape import printable, printable_lines
 
 MarkupMode = Literal["rich"] | None
 
@@ -45,3 +57,49 @@ def forgiving_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="replace")
+
+
+EXIT_READER_GONE: Final = 141
+"""A run cut short because its output's reader left (128 + SIGPIPE, as shells report it)."""
+
+_gone = {"stdout": False}
+
+
+def reader_gone() -> bool:
+    """True once standard output was found closed (the reader left)."""
+    return _gone["stdout"]
+
+
+def say(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` (one or more lines), escaped; a closed pipe ends printing, not the command."""
+    if not err and _gone["stdout"]:
+        return
+    safe = printable_lines(text)
+    try:
+        typer.echo(safe, err=err, nl=nl)
+    except BrokenPipeError:
+        if not err:
+            silence_stdout()
+
+
+def silence_stdout() -> None:
+    """The reader of standard output has gone: drop whatever is still printed."""
+    _gone["stdout"] = True
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
+__all__ = [
+    "EXIT_READER_GONE",
+    "forgiving_streams",
+    "markup_mode",
+    "printable",
+    "reader_gone",
+    "say",
+    "silence_stdout",
+    "wants_plain",
+]

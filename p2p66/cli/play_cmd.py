@@ -15,8 +15,16 @@ from typing import Annotated
 
 import typer
 
-from p2p66.cli.exits import EXIT_HELP, EXIT_REPLAY, ending_code, user_config
+from p2p66.cli.exits import (
+    EXIT_HELP,
+    EXIT_LEFT,
+    EXIT_OK,
+    EXIT_REPLAY,
+    ending_code,
+    user_config,
+)
 from p2p66.engine import RuleOptionError, preset
+from p2p66.engine.table import is_table_preset
 from p2p66.net.identity import IdentityError, home_dir
 from p2p66.ui.bots import UnknownBotError, check_bot_spec
 from p2p66.ui.cards_text import TextStyle
@@ -36,7 +44,10 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         preset_name: Annotated[
             str | None,
             typer.Option(
-                "--preset", help="Rules: sixty-six, schnapsen or vu (default: from config)."
+                "--preset",
+                help="Rules: sixty-six, schnapsen or vu (default: from config); or a game for "
+                "three or four at a local table of bots: three-handed, north-american, "
+                "south-bend, cut-throat.",
             ),
         ] = None,
         plain: Annotated[
@@ -63,6 +74,12 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         """Play a match against a bot."""
         config = user_config()
         bot = vs or config.bot
+        chosen = preset_name or config.preset
+        if is_table_preset(chosen):
+            plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+            style = TextStyle(ascii=ascii_suits or config.ascii, color=False)
+            code = play_multi(chosen, vs, seed=seed, target=target, plain=plain, style=style)
+            raise typer.Exit(code)
         try:
             options = preset(preset_name or config.preset)
             if target is not None:
@@ -92,6 +109,53 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         raise typer.Exit(
             ending_code(failure, finished=over is not None and over.winner is not None)
         )
+
+
+def play_multi(
+    name: str,
+    vs: str | None,
+    *,
+    seed: int | None,
+    target: int | None,
+    plain: bool,
+    style: TextStyle,
+) -> int:
+    """A match of a game for three or four players at the local table (you at seat 0)."""
+    from p2p66.bots.api import BotError
+    from p2p66.engine.table import table_options
+    from p2p66.ui.multi.local import LocalMultiTable
+    from p2p66.ui.multi.screens import run_plain, run_terminal
+
+    try:
+        values = {} if target is None else {"match_target": target}
+        options = table_options(name, values)
+    except RuleOptionError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--target") from None
+    bot = vs or "expert"
+    try:
+        table = LocalMultiTable(
+            options,
+            bot,
+            seed if seed is not None else random.SystemRandom().randrange(2**32),
+            style,
+        )
+    except (BotError, UnknownBotError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--vs") from None
+    if plain:
+        run_plain(table, _read_line, _print)
+    else:
+        run_terminal(table)
+    return EXIT_OK if table.over is not None else EXIT_LEFT
+
+
+def _read_line() -> str | None:
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
 def main() -> None:

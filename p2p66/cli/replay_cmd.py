@@ -16,12 +16,16 @@ from typing import Annotated, Final
 
 import typer
 
+from p2p66.cli.output import reader_gone, say
+from p2p66.net.identity import KnownPeers
 from p2p66.replay.compare import compare, same_game
 from p2p66.replay.export import export_json, export_text
+from p2p66.replay.identities import load_pins, recognise_all
 from p2p66.replay.report import REPORT_VERSION, Status
-from p2p66.replay.show import show_chunks
+from p2p66.replay.show import Page, only_hand, pages, show_chunks
 from p2p66.replay.verify import Verification, verify_file
 from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.escape import printable_lines
 
 FILES_FORMAT: Final = "p2p66-verify-reports"
 
@@ -35,14 +39,41 @@ def _json(obj: object) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False)
 
 
+def _player_lines(v: Verification, pins: KnownPeers | None) -> list[str]:
+    return [
+        f"{p.name} (seat {p.seat}, key {p.fingerprint}): {seen.describe()}"
+        for p, seen in zip(v.report.players, recognise_all(v.report.players, pins), strict=True)
+    ]
+
+
+def _report_json(path: Path, v: Verification, pins: KnownPeers | None) -> dict[str, object]:
+    """One file's report, with who its players are to you (``identities``, seat by seat)."""
+    seen = recognise_all(v.report.players, pins)
+    return {
+        "file": str(path),
+        **v.report.to_json(),
+        "identities": [{"seat": r.seat, **r.to_json()} for r in seen],
+    }
+
+
 def verify_command(
     files: Annotated[list[Path], typer.Argument(help="Replay files (.p66) to check.")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a versioned JSON report instead of a summary.")
     ] = False,
+    no_known_peers: Annotated[
+        bool,
+        typer.Option(
+            "--no-known-peers",
+            help="Do not mark players against your known_peers pins (for a third party).",
+        ),
+    ] = False,
 ) -> None:
     """Check replay files completely: framing, chain, signatures, shuffles, every move, scores."""
     results = [(path, verify_file(path)) for path in files]
+    pins, why = (None, "") if no_known_peers else load_pins()
+    if why:
+        say(why, err=True)
     pairs = [
         (i, j, compare(results[i][1], results[j][1]))
         for i in range(len(results))
@@ -50,12 +81,12 @@ def verify_command(
         if same_game(results[i][1], results[j][1])
     ]
     if as_json:
-        typer.echo(
+        say(
             _json(
                 {
                     "format": FILES_FORMAT,
                     "version": REPORT_VERSION,
-                    "reports": [{"file": str(path), **v.report.to_json()} for path, v in results],
+                    "reports": [_report_json(path, v, pins) for path, v in results],
                     "same_game": [
                         {
                             "files": [str(results[i][0]), str(results[j][0])],
@@ -71,10 +102,13 @@ def verify_command(
     else:
         for k, (path, v) in enumerate(results):
             lines = v.report.summary_lines()
+            at = next((i for i, line in enumerate(lines) if line.startswith("players: ")), None)
+            if at is not None and not no_known_peers:
+                lines[at : at + 1] = _player_lines(v, pins)
             lines += [c.describe(str(results[j][0])) for i, j, c in pairs if i == k]
-            typer.echo(f"{path}: {lines[0]}")
+            say(f"{path}: {lines[0]}")
             for line in lines[1:]:
-                typer.echo(f"  {line}")
+                say(f"  {line}")
     raise typer.Exit(max(v.report.exit_code for _, v in results))
 
 
@@ -91,14 +125,48 @@ def _seat(text: str, verification: Verification) -> int | None:
     raise typer.BadParameter(f"{text!r}: use 0, 1, all or a player's name", param_hint="--seat")
 
 
-def _wait(prompt: str) -> bool:
-    """Wait for Enter; False when the viewer typed q (quit). End of input stops waiting."""
-    typer.echo(prompt, nl=False)
+STEP_PROMPT: Final = "-- Enter: next, b: back, h N: hand N, q: stop -- "
+
+
+def _ask(prompt: str) -> str | None:
+    """The viewer's answer, lowercased; None at end of input (or once nobody is watching)."""
+    if reader_gone():
+        return None
+    say(prompt, nl=False)
     line = sys.stdin.readline()
     if not line:
-        typer.echo("")
-        return True
-    return line.strip().lower() not in ("q", "quit")
+        say("")
+        return None
+    return line.strip().lower()
+
+
+def _step_through(pages: list[Page]) -> None:
+    """Show page after page; the viewer steps forward, back, or jumps to a hand."""
+    at = 0
+    while 0 <= at < len(pages):
+        for line in pages[at].lines:
+            say(line)
+        if at == len(pages) - 1:
+            return
+        answer = _ask(STEP_PROMPT)
+        if answer is None:  # end of input: show the rest without waiting
+            for page in pages[at + 1 :]:
+                for line in page.lines:
+                    say(line)
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer in ("b", "back", "p", "prev"):
+            at = max(0, at - 1)
+        elif answer.startswith("h") and answer[1:].strip().isdigit():
+            number = int(answer[1:].strip())
+            found = next((i for i, p in enumerate(pages) if p.hand == number), None)
+            if found is None:
+                say(f"(there is no hand {number} in this replay)")
+            else:
+                at = found
+        else:
+            at += 1
 
 
 def show_command(
@@ -107,22 +175,41 @@ def show_command(
         str, typer.Option("--seat", help="Whose view: 0, 1 (or a player's name), or all.")
     ] = "all",
     step: Annotated[
-        bool, typer.Option("--step", help="Wait for Enter between tricks (q to stop).")
+        bool,
+        typer.Option(
+            "--step", help="Pause after each trick: Enter next, b back, h N hand N, q stop."
+        ),
     ] = False,
+    hand: Annotated[
+        int | None, typer.Option("--hand", min=1, help="Show (or start stepping at) hand N.")
+    ] = None,
     ascii_suits: Annotated[
         bool, typer.Option("--ascii", help="Suit letters C D H S instead of symbols.")
     ] = False,
 ) -> None:
-    """Show the game as it happened, hand by hand and trick by trick."""
+    """Show the game as it happened, hand by hand and trick by trick; the verdict comes last."""
     verification = verify_file(file)
     viewer = _seat(seat, verification)
     chunks = show_chunks(verification, viewer, TextStyle(ascii=ascii_suits, color=False))
-    for i, chunk in enumerate(chunks):
-        for line in chunk.lines:
-            typer.echo(line)
-        pause = step and chunk.trick and i < len(chunks) - 1
-        if pause and not _wait("-- Enter: next trick, q: stop -- "):
-            break
+    if hand is not None:
+        if not any(c.hand == hand for c in chunks):
+            say(f"error: {file} has no hand {hand}", err=True)
+            raise typer.Exit(2)
+        if not step:
+            chunks = only_hand(chunks, hand)
+    book, verdict = pages(chunks)
+    if step and hand is not None:
+        first = next(i for i, p in enumerate(book) if p.hand == hand)
+        book = book[first:]
+    if step:
+        _step_through(book)
+    else:
+        for page in book:
+            for line in page.lines:
+                say(line)
+    if verdict is not None:
+        for line in verdict.lines:
+            say(line)
     raise typer.Exit(verification.report.exit_code)
 
 
@@ -139,8 +226,8 @@ def export_command(
     verification = verify_file(file)
     report = verification.report
     if report.status in (Status.INVALID, Status.UNREADABLE):
-        typer.echo(f"{file}: {report.headline()}", err=True)
-        typer.echo("refusing to export a replay that does not verify", err=True)
+        say(f"{file}: {report.headline()}", err=True)
+        say("refusing to export a replay that does not verify", err=True)
         raise typer.Exit(report.exit_code)
     text = (
         export_text(verification)
@@ -148,12 +235,12 @@ def export_command(
         else _json(export_json(verification)) + "\n"
     )
     if output is None:
-        typer.echo(text, nl=False)
+        say(text, nl=False)
     else:
         try:
-            output.write_text(text, encoding="utf-8")
+            output.write_text(printable_lines(text), encoding="utf-8")
         except OSError as exc:
-            typer.echo(f"cannot write {output}: {exc.strerror or exc}", err=True)
+            say(f"cannot write {output}: {exc.strerror or exc}", err=True)
             raise typer.Exit(2) from None
 
 

@@ -15,7 +15,7 @@ Session start (once per match)::
 
 Each hand::
 
-    config = HandConfig.for_game(options, session_id, hand_no, dealer, soundness=80)
+    config = HandConfig.for_game(options, session_id, hand_no, dealer)  # proofs: argument
     party = DealParty(config, seat=me, seed=new_seed())
     send(party.start())                        # the dealer's lock-and-shuffle (others: [])
     send(party.receive(*map(decode_payload, flight)))  # a whole incoming flight at once
@@ -55,8 +55,14 @@ position, what was opened to whom, every opening in order) or the first
 replay verifier) feeds every payload to a bare ``HandState(config).apply``:
 the same checks without any secret.
 
+Proofs (``HandConfig.soundness``): 256, the default, is the shuffle argument
+(``argument.py``, SPEC.md 9.3); 1..128 the legacy cut-and-choose with that many
+rounds (``shuffle.py``, kept so old replays verify); 0 none. ``deckproof``
+picks the one a hand uses.
+
 Costs (``scripts/bench_crypto.py``, one hand of Sixty-Six): about 6 ms of CPU
-per player with proofs off, 0.22 s at soundness 80, audit 0.22 s.
+per player with proofs off, 0.22 s with 80 cut-and-choose rounds, about a
+tenth of that with the shuffle argument (the bench prints all three).
 
 Errors: ``MalformedMessage`` (garbage), ``LocalUsageError`` (our own misuse),
 ``CheatingDetected`` subclasses (the peer's misbehaviour, naming its seat).

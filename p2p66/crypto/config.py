@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Final
 
 from p2p66.crypto.encoding import card_points
@@ -20,8 +21,12 @@ from p2p66.engine.cards import JACK, NINE, NUM_CARD_IDS, deck_ids
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.options import RuleOptions
 
-DEFAULT_SOUNDNESS: Final = 80
-MAX_SOUNDNESS: Final = 128
+ARGUMENT: Final = 256
+"""The ``soundness`` value that selects the shuffle argument (SPEC.md 9.3): proofs on."""
+MAX_ROUNDS: Final = 128
+"""Most rounds of the legacy cut-and-choose shuffle proof (``soundness`` 1..128)."""
+MAX_SOUNDNESS: Final = MAX_ROUNDS
+DEFAULT_SOUNDNESS: Final = ARGUMENT
 MAX_PARTIES: Final = 8
 MAX_HAND: Final = 2**32 - 1
 PUBLIC: Final = -1
@@ -30,6 +35,31 @@ FACE_DOWN: Final = -2
 """Deal plan value: stays face down after the deal (the talon)."""
 
 _NONE_BYTE: Final = 255
+
+
+class ProofKind(StrEnum):
+    """Which shuffle proof a hand uses; recorded as its ``soundness`` value."""
+
+    OFF = "off"
+    """``soundness`` 0: no proofs; cheats are named by the audit at the end of the hand."""
+    CUT_AND_CHOOSE = "cut-and-choose"
+    """``soundness`` 1..128: k rounds, each halving a cheater's chance (legacy, grindable)."""
+    ARGUMENT = "argument"
+    """``soundness`` 256: the shuffle argument, negligible soundness error whatever the work."""
+
+
+def is_soundness(value: object) -> bool:
+    """True for a recordable ``soundness``: 0 (off), 1..128 (cut-and-choose rounds), 256."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return 0 <= value <= MAX_ROUNDS or value == ARGUMENT
+
+
+def proof_kind(soundness: int) -> ProofKind:
+    """The shuffle proof a ``soundness`` value selects."""
+    if soundness == 0:
+        return ProofKind.OFF
+    return ProofKind.ARGUMENT if soundness == ARGUMENT else ProofKind.CUT_AND_CHOOSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +101,11 @@ class HandConfig:
             raise InvalidConfig(f"deck must hold at least two card ids in 0..{NUM_CARD_IDS - 1}")
         if len(set(self.deck)) != n:
             raise InvalidConfig("deck must not repeat a card")
-        if not _is_int(self.soundness) or not 0 <= self.soundness <= MAX_SOUNDNESS:
-            raise InvalidConfig(f"soundness must be 0..{MAX_SOUNDNESS} (bits; 0 = proofs off)")
+        if not is_soundness(self.soundness):
+            raise InvalidConfig(
+                f"soundness must be 0 (proofs off), 1..{MAX_ROUNDS} (cut-and-choose rounds) "
+                f"or {ARGUMENT} (the shuffle argument)"
+            )
         if len(self.deal) != n or not all(
             _is_int(t) and FACE_DOWN <= t < self.parties for t in self.deal
         ):
@@ -103,6 +136,11 @@ class HandConfig:
             _NONE_BYTE if self.face_up is None else self.face_up,
             _NONE_BYTE if self.exchange_rank is None else self.exchange_rank,
         )
+
+    @property
+    def proof(self) -> ProofKind:
+        """The shuffle proof of this hand (the soundness value records it)."""
+        return proof_kind(self.soundness)
 
     @property
     def size(self) -> int:

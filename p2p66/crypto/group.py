@@ -63,6 +63,16 @@ def decode_points(data: object, count: int | None, what: str) -> tuple[Point, ..
     )
 
 
+def decode_response(data: bytes, what: str) -> int:
+    """A canonical 32-byte scalar of a proof response (zero allowed: it hides nothing)."""
+    if len(data) != SCALAR_BYTES:
+        raise MalformedMessage(f"{what} must be {SCALAR_BYTES} bytes")
+    value = int.from_bytes(data, "little")
+    if value >= ORDER:
+        raise MalformedMessage(f"{what} is not a canonical scalar (not below the group order)")
+    return value
+
+
 def decode_scalar(data: object, what: str) -> Scalar:
     """A canonical (``< ORDER``), non-zero 32-byte little-endian scalar."""
     if not isinstance(data, bytes) or len(data) != SCALAR_BYTES:
@@ -120,9 +130,7 @@ def combine(a: int, p: Point, b: int, q: Point) -> bytes:
     Used only by verifiers, whose recomputed commitments feed a hash and are
     never decoded as points, so the identity needs no special case.
     """
-    left = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(encode_scalar(a % ORDER), p)
-    right = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(encode_scalar(b % ORDER), q)
-    return bytes(rbcl.crypto_core_ristretto255_sub(left, right))
+    return sub(mul_any(a % ORDER, p), mul_any(b % ORDER, q))
 
 
 def double(p: Point) -> bytes:
@@ -131,11 +139,63 @@ def double(p: Point) -> bytes:
 
 
 def inverse(s: Scalar) -> Scalar:
+    """``1/s`` modulo the order, by libsodium's constant-time inversion (s may be secret)."""
+    return Scalar(_int(rbcl.crypto_core_ristretto255_scalar_invert(encode_scalar(s))))
+
+
+def public_inverse(s: Scalar) -> Scalar:
+    """``1/s`` of a public scalar (e.g. keys everyone has seen): variable time, 20x faster."""
     return Scalar(pow(s, -1, ORDER))
 
 
 def product(scalars: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
+    """The product of non-zero scalars modulo the order (constant-time steps)."""
     acc = 1
     for s in scalars:
-        acc = acc * s % ORDER
+        acc = times(acc, s)
     return Scalar(acc)
+
+
+# --- constant-time scalar arithmetic (libsodium), for values that may be secret ---------
+# Scalars here are ints below ORDER (zero allowed); each step runs in libsodium on the
+# 32-byte encodings, so no secret goes through Python's variable-time big integers.
+
+
+def _int(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+def times(a: int, b: int) -> int:
+    """``a*b`` modulo the order."""
+    return _int(rbcl.crypto_core_ristretto255_scalar_mul(encode_scalar(a), encode_scalar(b)))
+
+
+def plus(a: int, b: int) -> int:
+    """``a+b`` modulo the order."""
+    return _int(rbcl.crypto_core_ristretto255_scalar_add(encode_scalar(a), encode_scalar(b)))
+
+
+def minus(a: int, b: int) -> int:
+    """``a-b`` modulo the order."""
+    return _int(rbcl.crypto_core_ristretto255_scalar_sub(encode_scalar(a), encode_scalar(b)))
+
+
+# --- verifier arithmetic: any scalar, any point, results only hashed or compared ----------
+
+
+def mul_any(s: int, p: bytes) -> bytes:
+    """``s * p`` for any scalar below the order and any encoding (identity allowed)."""
+    return bytes(rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(encode_scalar(s), p))
+
+
+def mul_base_any(s: int) -> bytes:
+    """``s * G`` for any scalar below the order (zero gives the identity)."""
+    return bytes(rbcl.crypto_scalarmult_ristretto255_base_allow_scalar_zero(encode_scalar(s)))
+
+
+def add(p: bytes, q: bytes) -> bytes:
+    return bytes(rbcl.crypto_core_ristretto255_add(p, q))
+
+
+def sub(p: bytes, q: bytes) -> bytes:
+    return bytes(rbcl.crypto_core_ristretto255_sub(p, q))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from p2p66.crypto.config import HandConfig
 from p2p66.crypto.errors import LocalUsageError
-from p2p66.crypto.group import ORDER, Point, Scalar, inverse, mul_base
+from p2p66.crypto.group import Point, Scalar, inverse, mul_base, times
 from p2p66.crypto.hashing import (
     TAG_SECRETS,
     TAG_SEED_COMMIT,
@@ -87,4 +87,4 @@ class HandSecrets:
     def ratios(self) -> tuple[Scalar, ...]:
         """``r_j = k_j / x``: the re-key factors that turn the lock into per-position keys."""
         inv = inverse(self.lock)
-        return tuple(Scalar(k * inv % ORDER) for k in self.keys)
+        return tuple(Scalar(times(k, inv)) for k in self.keys)

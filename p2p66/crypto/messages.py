@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, Protocol
 
-from p2p66.crypto.config import MAX_HAND, MAX_PARTIES
+from p2p66.crypto.argument import argument_size
+from p2p66.crypto.config import MAX_HAND, MAX_PARTIES, MAX_ROUNDS
 from p2p66.crypto.errors import MalformedMessage
 from p2p66.crypto.group import (
     Point,
@@ -31,7 +32,9 @@ from p2p66.engine.cards import NUM_CARD_IDS
 
 MAX_SEQ: Final = 2**32 - 1
 MAX_REVEALS: Final = 2 * NUM_CARD_IDS
-MAX_PROOF_BYTES: Final = shuffle_proof_size(128, NUM_CARD_IDS)
+MAX_PROOF_BYTES: Final = max(
+    shuffle_proof_size(MAX_ROUNDS, NUM_CARD_IDS), argument_size(NUM_CARD_IDS)
+)
 DIGEST_BYTES: Final = 32
 
 RevealKind = Literal["to", "public", "play", "marriage", "exchange", "take"]
@@ -45,12 +48,17 @@ REVEAL_KINDS: Final[tuple[RevealKind, ...]] = (
 )
 
 
-def _map(obj: object, kind: str, keys: frozenset[str]) -> Mapping[str, Any]:
+def _map(obj: object, kind: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """``obj`` if it is a map with exactly ``keys``, in that order (one encoding per value)."""
     if not isinstance(obj, Mapping):
         raise MalformedMessage(f"a {kind} message must be a map, not {type(obj).__name__}")
-    if set(obj) != keys:
-        missing = sorted(keys - set(obj))
-        extra = sorted(map(repr, set(obj) - keys))
+    if tuple(obj) != keys:
+        if set(obj) == set(keys):
+            raise MalformedMessage(
+                f"{kind} message: fields out of order; the order is {list(keys)}"
+            )
+        missing = [k for k in keys if k not in obj]
+        extra = sorted(repr(k)[:40] for k in obj if k not in keys)
         raise MalformedMessage(f"{kind} message: missing fields {missing}, unknown fields {extra}")
     return obj
 
@@ -239,8 +247,7 @@ class Reveal:
         kind = obj["kind"]
         if kind not in REVEAL_KINDS:
             raise MalformedMessage(f"unknown reveal kind {kind!r}")
-        allowed = {"kind", "pos", "key"} | set(_REVEAL_EXTRA[kind])
-        m = _map(obj, f"{kind!r} reveal", frozenset(allowed))
+        m = _map(obj, f"{kind!r} reveal", ("kind", "pos", "key", *_REVEAL_EXTRA[kind]))
         extra = {
             k: _int(m, k, 0, NUM_CARD_IDS - 1 if k != "to" else MAX_PARTIES - 1)
             for k in _REVEAL_EXTRA[kind]
@@ -286,7 +293,7 @@ class KeyReveal:
         m = _map(obj, cls.KIND, _KEYS_KEYS)
         hand, seat, seq = _header(m, cls.KIND)
         items = m["reveals"]
-        if not isinstance(items, list | tuple) or not 1 <= len(items) <= MAX_REVEALS:
+        if not isinstance(items, list) or not 1 <= len(items) <= MAX_REVEALS:
             raise MalformedMessage(f"field 'reveals' must be a list of 1..{MAX_REVEALS} reveals")
         return cls(hand=hand, seat=seat, seq=seq, reveals=tuple(Reveal.from_wire(r) for r in items))
 
@@ -319,11 +326,11 @@ class SeedReveal:
 
 HandPayload = ShuffleStep | RekeyStep | KeyReveal | SeedReveal
 
-_HEADER: Final = frozenset(("t", "hand", "seat", "seq"))
-_SHUFFLE_KEYS: Final = _HEADER | {"config", "commit", "lock", "deck", "proof"}
-_REKEY_KEYS: Final = _HEADER | {"deck", "keys", "proof"}
-_KEYS_KEYS: Final = _HEADER | {"reveals"}
-_SEED_KEYS: Final = _HEADER | {"seed"}
+_HEADER: Final = ("t", "hand", "seat", "seq")
+_SHUFFLE_KEYS: Final = (*_HEADER, "config", "commit", "lock", "deck", "proof")
+_REKEY_KEYS: Final = (*_HEADER, "deck", "keys", "proof")
+_KEYS_KEYS: Final = (*_HEADER, "reveals")
+_SEED_KEYS: Final = (*_HEADER, "seed")
 _DECODERS: Final[dict[str, Callable[[object], HandPayload]]] = {
     ShuffleStep.KIND: ShuffleStep.from_wire,
     RekeyStep.KIND: RekeyStep.from_wire,

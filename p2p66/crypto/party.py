@@ -11,6 +11,7 @@ the same state and the same transcript.
 from __future__ import annotations
 
 from p2p66.crypto.config import PUBLIC, HandConfig
+from p2p66.crypto.deckproof import prove_deck_shuffle
 from p2p66.crypto.errors import (
     CheatingDetected,
     LocalUsageError,
@@ -27,7 +28,7 @@ from p2p66.crypto.messages import (
     ShuffleStep,
 )
 from p2p66.crypto.rekey import RekeyStatement, prove_rekey, rekey_deck
-from p2p66.crypto.shuffle import ShuffleStatement, lock_shuffle, prove_shuffle
+from p2p66.crypto.shuffle import ShuffleStatement, lock_shuffle
 from p2p66.crypto.state import HandState, opened_twice
 from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine.cards import CARD_CODES
@@ -107,13 +108,7 @@ class DealParty:
         d_out = lock_shuffle(d_in, sec.lock, sec.perm)
         lock_point = sec.lock_point()
         stmt = ShuffleStatement(ctx, d_in, d_out, lock_point)
-        proof = prove_shuffle(
-            stmt,
-            sec.lock,
-            sec.perm,
-            nonce_key=stmt.nonce_key(sec.base),
-            rounds=self.config.soundness,
-        )
+        proof = prove_deck_shuffle(self.config, stmt, sec)
         return ShuffleStep(
             hand=self.config.hand,
             seat=self.seat,
@@ -137,7 +132,7 @@ class DealParty:
         proof = b""
         if self.config.soundness:
             stmt = RekeyStatement(ctx, d_in, d_out, lock_point, key_points)
-            proof = prove_rekey(stmt, ratios, nonce_key=stmt.nonce_key(sec.base))
+            proof = prove_rekey(stmt, ratios, nonce_key=stmt.nonce_key(sec.base), lock=sec.lock)
         return RekeyStep(
             hand=self.config.hand, seat=self.seat, seq=seq, deck=d_out, keys=key_points, proof=proof
         )

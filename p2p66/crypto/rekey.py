@@ -21,7 +21,10 @@ from p2p66.crypto.group import (
     combine,
     encode_scalar,
     mul,
+    mul_base,
+    plus,
     reduce_wide,
+    times,
 )
 from p2p66.crypto.hashing import TAG_REKEY_CHALLENGE, TAG_REKEY_NONCE, derive_scalar, hash_fields
 
@@ -61,12 +64,26 @@ class RekeyStatement:
         return reduce_wide(hash_fields(TAG_REKEY_CHALLENGE, *self._fields(), b"".join(commitments)))
 
 
-def prove_rekey(stmt: RekeyStatement, ratios: tuple[Scalar, ...], *, nonce_key: bytes) -> bytes:
-    """Commit ``A_j = w_j*D_in[j], B_j = w_j*X``; respond ``z_j = w_j + c*r_j``."""
+def prove_rekey(
+    stmt: RekeyStatement,
+    ratios: tuple[Scalar, ...],
+    *,
+    nonce_key: bytes,
+    lock: Scalar | None = None,
+) -> bytes:
+    """Commit ``A_j = w_j*D_in[j], B_j = w_j*X``; respond ``z_j = w_j + c*r_j``.
+
+    Given the lock x of ``X``, ``B_j`` is computed as ``(w_j*x)*G``: the same point, at
+    the price of a base-point multiplication.
+    """
     nonces = [derive_scalar(nonce_key, "w", j) for j in range(len(stmt.d_in))]
-    commitments = [mul(w, p) + mul(w, stmt.lock) for w, p in zip(nonces, stmt.d_in, strict=True)]
+
+    def b_point(w: Scalar) -> bytes:
+        return mul(w, stmt.lock) if lock is None else mul_base(Scalar(times(w, lock)))
+
+    commitments = [mul(w, p) + b_point(w) for w, p in zip(nonces, stmt.d_in, strict=True)]
     c = stmt.challenge(commitments)
-    z = [(w + c * r) % ORDER for w, r in zip(nonces, ratios, strict=True)]
+    z = [plus(w, times(c, r)) for w, r in zip(nonces, ratios, strict=True)]
     return encode_scalar(c) + b"".join(encode_scalar(v) for v in z)
 
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from p2p66.crypto.errors import MalformedMessage
 from p2p66.crypto.group import (
-    ORDER,
     Point,
     Scalar,
     decode_scalar,
@@ -29,6 +28,7 @@ from p2p66.crypto.group import (
     inverse,
     mul,
     mul_base,
+    times,
 )
 from p2p66.crypto.hashing import (
     TAG_SHUFFLE_CHALLENGE,
@@ -104,7 +104,7 @@ def prove_shuffle(
     out = [challenge]
     for i, (s, rho) in enumerate(secrets):
         if _bit(challenge, i):
-            out.append(encode_scalar(s * inv_lock % ORDER) + bytes(inv_perm[r] for r in rho))
+            out.append(encode_scalar(times(s, inv_lock)) + bytes(inv_perm[r] for r in rho))
         else:
             out.append(encode_scalar(s) + bytes(rho))
     return b"".join(out)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from p2p66.crypto.config import HandConfig, deck_points
+from p2p66.crypto.deckproof import verify_deck_shuffle
 from p2p66.crypto.encoding import codebook
 from p2p66.crypto.errors import (
     BadDeck,
@@ -29,12 +30,12 @@ from p2p66.crypto.errors import (
     UnknownCardOpened,
     WrongKey,
 )
-from p2p66.crypto.group import Point, Scalar, inverse, mul, mul_base, product
+from p2p66.crypto.group import Point, Scalar, inverse, mul, mul_base, product, public_inverse
 from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.ledger import Ledger
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, SeedReveal, ShuffleStep
 from p2p66.crypto.rekey import RekeyStatement, verify_rekey
-from p2p66.crypto.shuffle import ShuffleStatement, verify_shuffle
+from p2p66.crypto.shuffle import ShuffleStatement
 from p2p66.engine.cards import CARD_CODES
 
 
@@ -82,12 +83,16 @@ class HandState:
     def deal_complete(self) -> bool:
         return self.final_deck is not None and self.ledger.deal_complete()
 
-    def open_with(self, pos: int, keys: list[Scalar]) -> int:
-        """The card at ``pos`` of the final deck under the product of ``keys``, or raise."""
+    def open_with(self, pos: int, keys: list[Scalar], *, public: bool = False) -> int:
+        """The card at ``pos`` of the final deck under the product of ``keys``, or raise.
+
+        ``public``: every key has been revealed, so no constant-time arithmetic is needed.
+        """
         deck = self.final_deck
         if deck is None:
             raise LocalUsageError(f"position {pos} cannot be opened before the deck is final")
-        point = mul(inverse(product(keys)), deck[pos])
+        combined = product(keys)
+        point = mul(public_inverse(combined) if public else inverse(combined), deck[pos])
         card = self._codebook.get(point)
         if card is None or card not in self._cards:
             raise UnknownCardOpened(
@@ -169,7 +174,7 @@ class HandState:
         if verify:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = ShuffleStatement(ctx, self.decks[-1], msg.deck, msg.lock)
-            reason = verify_shuffle(stmt, msg.proof, self.config.soundness)
+            reason = verify_deck_shuffle(self.config, stmt, msg.proof)
             if reason is not None:
                 raise InvalidShuffleProof(seat, f"its lock-and-shuffle proof fails: {reason}")
             self.proofs_checked += self.config.soundness > 0
@@ -225,7 +230,7 @@ class HandState:
     def _open_public(self, pos: int, known: int | None) -> int:
         if known is None:
             keys = self.ledger.positions[pos].keys
-            card = self.open_with(pos, [keys[s] for s in range(self.config.parties)])
+            card = self.open_with(pos, [keys[s] for s in range(self.config.parties)], public=True)
         else:
             card = known
         other = self._public_seen.get(card)

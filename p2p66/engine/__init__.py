@@ -14,6 +14,7 @@ from p2p66.engine.deal import DealLayout, deal_layout
 from p2p66.engine.errors import (
     DealError,
     EngineError,
+    EngineInputError,
     IllegalMoveError,
     NotationError,
     RuleOptionError,
@@ -33,6 +34,7 @@ __all__ = [
     "DealError",
     "DealLayout",
     "EngineError",
+    "EngineInputError",
     "HandResult",
     "HandState",
     "HowEnded",

@@ -114,18 +114,49 @@ def parse_card_id(text: str) -> int:
     )
 
 
+def _table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
+    """For every ``bits``-bit mask, its set bit positions plus ``offset``, in increasing order."""
+    table: list[tuple[int, ...]] = [()]
+    for mask in range(1, 1 << bits):
+        low = mask & -mask
+        table.append((offset + low.bit_length() - 1, *table[mask ^ low]))
+    return tuple(table)
+
+
+# Card ids of the low and the high 12 bits of a hand: two lookups instead of a loop per card.
+_IDS_LOW: Final = _table(0, 12)
+_IDS_HIGH: Final = _table(12, 12)
+_CARDS_LOW: Final = tuple(tuple(CARDS[i] for i in ids) for ids in _IDS_LOW)
+_CARDS_HIGH: Final = tuple(tuple(CARDS[i] for i in ids) for ids in _IDS_HIGH)
+_FULL: Final = (1 << NUM_CARD_IDS) - 1
+
+
+def card_ids(mask: int) -> tuple[int, ...]:
+    """The card ids in a bitmask of cards, in increasing order, as a tuple."""
+    if mask & _FULL == mask:
+        return _IDS_LOW[mask & 0xFFF] + _IDS_HIGH[mask >> 12]
+    return tuple(_bits(mask))
+
+
+def cards_in(mask: int) -> tuple[Card, ...]:
+    """The cards in a bitmask of cards, in id order, as a tuple."""
+    if mask & _FULL == mask:
+        return _CARDS_LOW[mask & 0xFFF] + _CARDS_HIGH[mask >> 12]
+    return tuple(CARDS[i] for i in _bits(mask))
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards in a bitmask, in id order (suit C, D, H, S; high to low)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return list(cards_in(mask))
 
 
 def ids_of(mask: int) -> list[int]:
     """The card ids in a bitmask, in increasing order."""
+    return list(card_ids(mask))
+
+
+def _bits(mask: int) -> list[int]:
+    """Set bit positions of any non-negative mask (the tables cover card masks only)."""
     out = []
     while mask:
         low = mask & -mask

@@ -37,7 +37,7 @@ def determinize(view: PlayerView, opponent_hand: Sequence[int], stock: Sequence[
     face_down = view.talon_size - 1 if view.talon_size else 0
     if len(stock) != face_down:
         raise DealError(f"the talon holds {face_down} face-down cards, not {len(stock)}")
-    s = HandState.__new__(HandState)
+    s = HandState()
     s.options = view.options
     s.deck = ()
     s.dealer = view.dealer

@@ -26,3 +26,8 @@ class IllegalMoveError(EngineError):
         super().__init__(f"illegal move {move}: {reason}")
         self.move = move
         self.reason = reason
+
+
+class EngineInputError(EngineError):
+    """An argument of the wrong type or range given to the engine (a seat of 2, a deck entry
+    of None, a move that is no move, a result recorded after the match is over)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from p2p66.engine.errors import EngineInputError
 from p2p66.engine.options import RuleOptions
 from p2p66.engine.scoring import HandResult
 from p2p66.engine.state import HandState, new_hand
@@ -47,16 +48,24 @@ class Match:
     def is_over(self) -> bool:
         return self.winner is not None
 
-    def new_hand(self, deck: Sequence[int]) -> HandState:
+    def new_hand(self, deck: Sequence[int | str]) -> HandState:
         """The next hand from a deck order, with this match's dealer."""
-        if self.is_over:
-            raise ValueError("the match is over")
+        self._not_over("no further hand can be dealt")
         return new_hand(self.options, deck, self.dealer)
+
+    def _not_over(self, what: str) -> None:
+        if self.is_over:
+            a, b = self.game_points
+            raise EngineInputError(
+                f"the match is over ({a}-{b} game points, target {self.options.match_target}): "
+                f"{what}"
+            )
 
     def record(self, result: HandResult) -> Match:
         """The match after a finished hand."""
-        if self.is_over:
-            raise ValueError("the match is over")
+        self._not_over("no further hand can be recorded")
+        if not isinstance(result, HandResult):
+            raise EngineInputError(f"record needs a HandResult, not {type(result).__name__}")
         points = list(self.game_points)
         carry = self.carry
         if result.winner is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 from typing import Any, Final, Literal, get_args, get_type_hints
 
 from p2p66.engine.errors import RuleOptionError
@@ -52,7 +53,7 @@ class RuleOptions:
     match_target: int = 7
 
     def __post_init__(self) -> None:
-        hints = get_type_hints(RuleOptions)
+        hints = _hints()
         for f in fields(self):
             _check_value(f.name, hints[f.name], getattr(self, f.name))
         if self.deck_size == 20 and self.exchange_rank == "9":
@@ -91,13 +92,19 @@ class RuleOptions:
             raise RuleOptionError(
                 f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(known))}"
             )
-        hints = get_type_hints(RuleOptions)
+        hints = _hints()
         if coerce:
             values = {k: _coerce(k, hints[k], v) for k, v in values.items()}
         return replace(base or cls(), **values)
 
     def with_options(self, **values: Any) -> RuleOptions:
         return RuleOptions.from_mapping(values, base=self)
+
+
+@cache
+def _hints() -> dict[str, Any]:
+    """The options' types, resolved once (``get_type_hints`` costs a millisecond a call)."""
+    return get_type_hints(RuleOptions)
 
 
 def _allowed(hint: Any) -> tuple[Any, ...] | None:
@@ -108,7 +115,7 @@ def _allowed(hint: Any) -> tuple[Any, ...] | None:
 def _check_value(name: str, hint: Any, value: Any) -> None:
     allowed = _allowed(hint)
     if allowed is not None:
-        if value not in allowed or type(value) is bool:
+        if not any(type(value) is type(a) and value == a for a in allowed):
             shown = ", ".join(repr(a) for a in allowed)
             raise RuleOptionError(f"rule option {name} cannot be {value!r}; allowed: {shown}")
         return
@@ -208,3 +215,9 @@ def base_preset(options: RuleOptions) -> str | None:
 def preset_label(options: RuleOptions) -> str:
     """A short name for people and file names: the base preset, or "custom"."""
     return base_preset(options) or "custom"
+
+
+# The same checks and command-line coercion for the options of the games for
+# three and four players (engine/table/options.py).
+check_option_value = _check_value
+coerce_option_value = _coerce

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
+from p2p66.engine import inputs
 from p2p66.engine.cards import (
     CARD_CODES,
     CARD_POINTS,
@@ -28,7 +29,7 @@ from p2p66.engine.cards import (
     ids_of,
 )
 from p2p66.engine.deal import check_deck, deal_layout
-from p2p66.engine.errors import IllegalMoveError
+from p2p66.engine.errors import EngineInputError, IllegalMoveError
 from p2p66.engine.moves import (
     CLOSE,
     DECLARE,
@@ -56,6 +57,35 @@ class Phase(IntEnum):
     MARRIAGE_DECLARE = 3
     FINAL_DECLARE = 4
     OVER = 5
+
+
+# The members as module constants: one global lookup instead of two in the hot paths.
+_LEAD: Final = Phase.LEAD
+_FOLLOW: Final = Phase.FOLLOW
+_DRAW: Final = Phase.DRAW
+_MARRIAGE_DECLARE: Final = Phase.MARRIAGE_DECLARE
+_FINAL_DECLARE: Final = Phase.FINAL_DECLARE
+_OVER: Final = Phase.OVER
+
+# Bit of each king whose queen (the next id) is held too: ``hand & hand >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (suit * 6 + KING) for suit in range(4))
+
+
+def _marriage_codes(king_only: bool) -> dict[int, tuple[int, ...]]:
+    """Marriage move codes for every set of kings with their queens, suit by suit."""
+    table: dict[int, tuple[int, ...]] = {}
+    for pairs in range(16):
+        codes: list[int] = []
+        for suit in range(4):
+            if pairs >> suit & 1:
+                king = MARRY_BASE + suit * 6 + KING
+                codes.extend((king,) if king_only else (king, king + 1))
+        table[sum(1 << (suit * 6 + KING) for suit in range(4) if pairs >> suit & 1)] = tuple(codes)
+    return table
+
+
+_MARRY_EITHER: Final = _marriage_codes(king_only=False)
+_MARRY_KING: Final = _marriage_codes(king_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +182,7 @@ class HandState:
         deck_t = tuple(deck)
         check_deck(options, deck_t)
         lay = deal_layout(options)
-        s = cls.__new__(cls)
+        s = HandState()
         s.options = options
         s.deck = deck_t
         s.dealer = dealer
@@ -192,7 +222,7 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy (cheap: a handful of small lists)."""
-        c = HandState.__new__(HandState)
+        c = HandState()
         c.options = self.options
         c.deck = self.deck
         c.dealer = self.dealer
@@ -247,63 +277,66 @@ class HandState:
     def legal_codes(self) -> list[int]:
         """Legal move codes for the player to act, in a stable order."""
         phase = self.phase
-        seat = self.to_act
-        hand = self.hands[seat]
-        if phase == Phase.FOLLOW:
-            allowed = hand if self.talon_open else self._strict_allowed(hand)
-            return ids_of(allowed)
-        if phase == Phase.LEAD:
-            return self._lead_codes(seat, hand)
-        if phase == Phase.DRAW:
+        if phase == _FOLLOW:
+            hand = self.hands[self.to_act]
+            if self.closed or self.talon_left <= 0:
+                hand = strict_allowed(hand, self.lead_card, self.trump_suit)
+            return ids_of(hand)
+        if phase == _LEAD:
+            return self._lead_codes(self.to_act)
+        if phase == _DRAW:
             return [DRAW, CLOSE]
-        if phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
+        if phase in (_MARRIAGE_DECLARE, _FINAL_DECLARE):
             return [DECLARE, PASS]
         return []
 
     def legal_moves(self) -> list[Move]:
         return [MOVES[c] for c in self.legal_codes()]
 
+    def is_legal(self, code: int) -> bool:
+        """Whether move ``code`` is legal now: ``code in legal_codes()``, without the list.
+
+        Card plays, the moves that matter for speed, are judged on their own
+        bit; the rarer moves ask the full list.
+        """
+        phase = self.phase
+        if 0 <= code < MARRY_BASE and phase <= _FOLLOW:  # leading or following
+            hand = self.hands[self.to_act]
+            if phase == _FOLLOW and (self.closed or self.talon_left <= 0):
+                hand = strict_allowed(hand, self.lead_card, self.trump_suit)
+            return bool(hand >> code & 1)
+        return code in self.legal_codes()
+
     def _strict_allowed(self, hand: int) -> int:
         return strict_allowed(hand, self.lead_card, self.trump_suit)
 
-    def _marriages_allowed(self, seat: int) -> bool:
-        opts = self.options
-        if not (self.talon_open or opts.marriage_when_closed):
-            return False
-        return opts.marriage_needs_trick != "forbidden" or self.tricks[seat] > 0
-
-    def _exchange_allowed(self, seat: int, hand: int) -> bool:
-        opts = self.options
-        return (
-            self.talon_open
-            and self.talon_left >= opts.exchange_min_talon
-            and bool(hand >> self.exchange_card & 1)
-            and (not opts.exchange_requires_trick or self.tricks[seat] > 0)
-        )
-
-    def _close_allowed(self) -> bool:
-        opts = self.options
-        return (
-            opts.allow_close
-            and self.talon_open
-            and (self.tricks_played > 0 or opts.close_before_first_trick)
-        )
-
-    def _lead_codes(self, seat: int, hand: int) -> list[int]:
+    def _lead_codes(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
         codes = ids_of(hand)
-        if self._marriages_allowed(seat):
-            king_only = self.options.marriage_lead == "king"
-            for suit in range(4):
-                k = suit * 6 + KING
-                if hand >> k & 3 == 3:  # king and queen are adjacent ids
-                    codes.append(MARRY_BASE + k)
-                    if not king_only:
-                        codes.append(MARRY_BASE + k + 1)
-        if self._exchange_allowed(seat, hand):
+        opts = self.options
+        talon_open = not self.closed and self.talon_left > 0
+        won_trick = self.tricks[seat] > 0
+        if (talon_open or opts.marriage_when_closed) and (
+            won_trick or opts.marriage_needs_trick != "forbidden"
+        ):
+            pairs = hand & hand >> 1 & _KINGS
+            if pairs:
+                table = _MARRY_KING if opts.marriage_lead == "king" else _MARRY_EITHER
+                codes.extend(table[pairs])
+        if (
+            talon_open
+            and self.talon_left >= opts.exchange_min_talon
+            and hand >> (self.trump_suit * 6 + self.exchange_card_rank) & 1
+            and (won_trick or not opts.exchange_requires_trick)
+        ):
             codes.append(EXCHANGE)
-        if self._close_allowed():
+        if (
+            opts.allow_close
+            and talon_open
+            and (self.tricks_played > 0 or opts.close_before_first_trick)
+        ):
             codes.append(CLOSE)
-        if self.options.declare == "manual" and self.tricks_played > 0:
+        if self.tricks_played > 0 and opts.declare == "manual":
             codes.append(DECLARE)
         return codes
 
@@ -311,18 +344,23 @@ class HandState:
 
     def apply(self, move: Move | str | int, seat: int | None = None) -> HandState:
         """A new state after ``move`` (by ``seat``, if given); IllegalMoveError says why not."""
-        code = _code_of(move)
+        code = move.code if type(move) is Move else _code_of(move)
+        if seat is not None:
+            inputs.seat(seat)
         if seat is not None and seat != self.to_act:
             who = "nobody" if self.to_act < 0 else f"seat {self.to_act}"
             raise IllegalMoveError(MOVE_NOTATION[code], f"not your turn: it is {who}'s turn")
-        self.check_legal(code)
+        if not self.is_legal(code):
+            raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
         nxt = self.copy()
         nxt.apply_code_unchecked(code)
         return nxt
 
     def check_legal(self, code: int) -> None:
         """Raise IllegalMoveError with the reason unless ``code`` is legal now."""
-        if code in self.legal_codes():
+        if type(code) is not int:
+            code = _code_of(code)
+        if self.is_legal(code):
             return
         raise IllegalMoveError(MOVE_NOTATION[code], self._why_illegal(code))
 
@@ -331,7 +369,7 @@ class HandState:
         self.history.append(code)
         phase = self.phase
         seat = self.to_act
-        if phase == Phase.FOLLOW:
+        if phase == _FOLLOW:
             self._follow(seat, code)
         elif code < MARRY_BASE:
             self._lead(seat, code)
@@ -347,15 +385,15 @@ class HandState:
             self.closed = True
             self.closer = seat
             self.close_snapshot = (self.tricks[other], self.score[other], self.tricks_played == 0)
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
         elif code == DECLARE:
             self._finish(Outcome.DECLARED, seat)
         elif code == DRAW:
             self._draw(seat)
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
         elif code == PASS:
-            if phase == Phase.MARRIAGE_DECLARE:
-                self.phase = Phase.FOLLOW
+            if phase == _MARRIAGE_DECLARE:
+                self.phase = _FOLLOW
                 self.to_act = 1 - seat
             else:
                 self._finish(Outcome.RAN_OUT, seat)
@@ -367,7 +405,7 @@ class HandState:
         self.played |= bit
         self.lead_card = card
         self.lead_marriage = False
-        self.phase = Phase.FOLLOW
+        self.phase = _FOLLOW
         self.to_act = 1 - seat
 
     def _marry(self, seat: int, card: int) -> None:
@@ -384,25 +422,28 @@ class HandState:
         self._lead(seat, card)
         self.lead_marriage = True
         if self.options.declare == "manual":
-            self.phase = Phase.MARRIAGE_DECLARE
+            self.phase = _MARRIAGE_DECLARE
             self.to_act = seat
         elif credited_now and self.score[seat] >= 66:
             self._finish(Outcome.DECLARED, seat)
 
     def _follow(self, seat: int, card: int) -> None:
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] ^= bit
         self.shown[seat] &= ~bit
-        self.played |= bit
         lead = self.lead_card
+        self.played |= bit
         leader = 1 - seat
         if card // 6 == lead // 6:
             winner = seat if card < lead else leader
         else:
             winner = seat if card // 6 == self.trump_suit else leader
-        self.score[winner] += CARD_POINTS[card] + CARD_POINTS[lead]
-        if self.held[winner]:
-            self.score[winner] += self.held[winner]
+        score = self.score
+        score[winner] += CARD_POINTS[card] + CARD_POINTS[lead]
+        held = self.held[winner]
+        if held:
+            score[winner] += held
             self.held[winner] = 0
         self.won[winner] |= bit | (1 << lead)
         self.tricks[winner] += 1
@@ -412,32 +453,34 @@ class HandState:
         self.lead_marriage = False
         self.leader = winner
         self.to_act = winner
-        automatic = self.options.declare == "automatic"
-        if not self.hands[seat]:  # that was the last trick
+        opts = self.options
+        automatic = opts.declare == "automatic"
+        if not hands[seat]:  # that was the last trick
             if not self.closed:
-                self.score[winner] += self.options.last_trick_bonus
-            if automatic and self.score[winner] >= 66:
+                score[winner] += opts.last_trick_bonus
+            if automatic and score[winner] >= 66:
                 self._finish(Outcome.DECLARED, winner)
             elif not self.closed:
                 self._finish(Outcome.EXHAUSTED, winner)
             elif automatic:
                 self._finish(Outcome.RAN_OUT, winner)
             else:
-                self.phase = Phase.FINAL_DECLARE
+                self.phase = _FINAL_DECLARE
             return
-        if automatic and self.score[winner] >= 66:
+        if automatic and score[winner] >= 66:
             self._finish(Outcome.DECLARED, winner)
-        elif self.talon_open:
-            if self.options.close_before_draw and self.options.allow_close:
-                self.phase = Phase.DRAW
+        elif not self.closed and self.talon_left > 0:
+            if opts.close_before_draw and opts.allow_close:
+                self.phase = _DRAW
             else:
                 self._draw(winner)
-                self.phase = Phase.LEAD
+                self.phase = _LEAD
         else:
-            self.phase = Phase.LEAD
+            self.phase = _LEAD
 
     def _draw(self, winner: int) -> None:
         """Winner takes the top card, loser the next; the face-up trump comes last."""
+        hands = self.hands
         for taker in (winner, 1 - winner):
             if self.talon_left == 1:
                 card = self.trump_card
@@ -445,7 +488,7 @@ class HandState:
             else:
                 card = self.stock[self.stock_pos]
                 self.stock_pos += 1
-            self.hands[taker] |= 1 << card
+            hands[taker] |= 1 << card
             self.talon_left -= 1
 
     def _finish(self, outcome: Outcome, seat: int) -> None:
@@ -551,16 +594,23 @@ def strict_allowed(hand: int, lead: int, trump_suit: int) -> int:
     return hand & SUIT_MASKS[trump_suit] or hand
 
 
-def _code_of(move: Move | str | int) -> int:
+def _code_of(move: object) -> int:
     if isinstance(move, Move):
         return move.code
     if isinstance(move, str):
         return parse_move_code(move)
-    if not 0 <= move < len(MOVES):
-        raise IllegalMoveError(repr(move), "not a move code")
+    if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(MOVES):
+        raise IllegalMoveError(
+            repr(move),
+            f"not a move code: expected a Move, its notation (like 'play:AC') or a code "
+            f"0..{len(MOVES) - 1}",
+        )
     return move
 
 
-def new_hand(options: RuleOptions, deck: Sequence[int], dealer: int) -> HandState:
-    """Start a hand: options, a deck order in the canonical layout, and the dealer's seat."""
-    return HandState.new(options, deck, dealer)
+def new_hand(options: RuleOptions, deck: Sequence[int | str], dealer: int) -> HandState:
+    """Start a hand: options, a deck order in the canonical layout (card ids or card codes
+    like 'AC'), and the dealer's seat; EngineError saying what was expected otherwise."""
+    if not isinstance(options, RuleOptions):
+        raise EngineInputError(f"options must be RuleOptions, not {type(options).__name__}")
+    return HandState.new(options, inputs.deck_ids(deck), inputs.seat(dealer, "dealer"))

@@ -117,6 +117,7 @@ class LiveGame:
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)
             except ProtocolError as exc:
+                await self._last_records()
                 await self._abort(exc)
                 kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
                 raise LiveGameError(kind, str(exc), exc.culprit) from exc
@@ -231,6 +232,16 @@ class LiveGame:
     def _close(self) -> None:
         if self.channel is not None:
             self.channel.close()
+
+    async def _last_records(self) -> None:
+        """Keep, and try to send, what the peer made before the error (our seed that
+        completed a convicting audit): the evidence is then the same in both replays."""
+        for record in self.peer.data_to_send():
+            with contextlib.suppress(ReplayWriteError):
+                self._keep(record)
+            if self.channel is not None:
+                with contextlib.suppress(NetworkError, TransportError, ConnectionError, OSError):
+                    await self.channel.send(record.encode())
 
     async def _abort(self, exc: ProtocolError) -> None:
         if self.channel is not None:

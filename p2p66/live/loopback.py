@@ -60,7 +60,7 @@ VerifyFn = Callable[[Path], str]
 def default_verify(path: Path) -> str:
     """A one-line verdict on a finished replay, by the same verifier as ``p2p66 verify``."""
     report = verify_file(path).report
-    return f"Replay saved to {path}. Verified: {report.headline()}"
+    return f"Replay saved to {path}.\nVerified: {report.headline()}."
 
 
 @asynccontextmanager

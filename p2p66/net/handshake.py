@@ -46,6 +46,7 @@ from p2p66.net.channel import (
     SecureChannel,
 )
 from p2p66.net.errors import (
+    AuthenticationError,
     BadSignature,
     ConnectionLost,
     IdentityRejected,
@@ -83,6 +84,10 @@ LABEL_SIGNATURE: Final = b"p2p66-net/v1 identity signature"
 SPAKE2_MESSAGE_SIZE: Final = 33
 NONCE_SIZE: Final = 32
 MAC_SIZE: Final = 32
+HELLO_TIMEOUT: Final = 5.0
+"""Seconds a new connection has to send its hello (idle or trickling ones are dropped)."""
+CODE_HOLD_TIMEOUT: Final = 5.0
+"""Seconds a join-code attempt may hold the code before its confirmation must arrive."""
 _MAX_TEXT: Final = 200
 
 
@@ -199,6 +204,10 @@ def printable(text: str) -> str:
     return clean[:_MAX_TEXT]
 
 
+class NotThisMatch(AuthenticationError):
+    """A joiner that is not the opponent of the match the host is resuming: refused."""
+
+
 # Why a side aborts, and the error (with a message for the *receiving* side) it causes.
 _ABORTS: Final[dict[str, tuple[type[TransportError], str]]] = {
     "code-spent": (
@@ -219,6 +228,11 @@ _ABORTS: Final[dict[str, tuple[type[TransportError], str]]] = {
         UnknownPeer,
         "the peer does not know your identity key (it is not pinned there); connect "
         "with a join code first",
+    ),
+    "busy": (
+        NotThisMatch,
+        "the host is waiting for the opponent of its match in progress to reconnect and "
+        "refuses everyone else; try again when that match is over",
     ),
     "key-changed": (
         IdentityRejected,
@@ -261,6 +275,7 @@ _REASONS: Final[tuple[tuple[type[TransportError], str], ...]] = (
     (WrongJoinCode, "wrong-code"),
     (NoJoinCode, "no-code"),
     (JoinCodeSpent, "code-spent"),
+    (NotThisMatch, "busy"),
     (PeerKeyChanged, "key-changed"),
     (UnknownPeer, "unknown-peer"),
     (BadSignature, "bad-signature"),
@@ -284,6 +299,10 @@ class CodeSlot:
         """True while a code is waiting for its one attempt."""
         return self._words is not None
 
+    def peek(self) -> tuple[str, ...] | None:
+        """The words, without spending them (to check an attempt is well-formed first)."""
+        return self._words
+
     def renew(self, words: tuple[str, ...]) -> None:
         """Arm a new code (after the previous one was spent)."""
         self._words = words
@@ -293,6 +312,9 @@ class CodeSlot:
         """The words for one attempt, spending them; ``None`` if no code is armed."""
         words, self._words = self._words, None
         return words
+
+
+Admit = Callable[[PeerIdentity], None]
 
 
 @dataclass
@@ -324,8 +346,15 @@ class _Wire:
     async def send(self, kind: str, **fields: object) -> None:
         await self.conn.send_frame(self._payload(kind, fields))
 
-    async def receive(self, kind: str) -> dict[str, Any]:
-        frame = await self.conn.read_frame()
+    async def receive(self, kind: str, within: float | None = None) -> dict[str, Any]:
+        """The peer's next message, which must be ``kind``; at most ``within`` s away."""
+        try:
+            async with asyncio.timeout(within):
+                frame = await self.conn.read_frame()
+        except TimeoutError:
+            raise PeerTimeout(
+                f"{self.conn.remote} did not send its {kind!r} message within {within:g} s"
+            ) from None
         if frame is None:
             raise ConnectionLost(f"{self.conn.remote} closed the connection during the handshake")
         if self.cipher is not None:
@@ -434,12 +463,17 @@ async def host_handshake(
     allow_known: bool = True,
     config: ChannelConfig = DEFAULT_CONFIG,
     attempt: Attempt | None = None,
+    admit: Admit | None = None,
 ) -> SecureChannel:
-    """Answer one joiner on ``conn``: a join-code attempt or a known peer's rematch."""
+    """Answer one joiner on ``conn``: a join-code attempt or a known peer's rematch.
+
+    ``admit`` sees the joiner's claimed identity first and may refuse it by
+    raising (``NotThisMatch`` while a match waits for its own opponent).
+    """
     record = attempt if attempt is not None else Attempt(conn.remote)
 
     async def flow(wire: _Wire) -> SecureChannel:
-        hello = await wire.receive("hello")
+        hello = await wire.receive("hello", HELLO_TIMEOUT)
         if hello.get("proto") != PROTOCOL:
             raise MalformedHandshake(f"{conn.remote} does not speak {PROTOCOL}")
         if hello.get("v") != VERSION:
@@ -467,6 +501,7 @@ async def host_handshake(
             known_peers=known_peers,
             record=record,
             config=config,
+            admit=admit,
         )
 
     return await _run(conn, config, flow)
@@ -476,7 +511,7 @@ async def _host_code(
     wire: _Wire, hello: dict[str, Any], slot: CodeSlot, record: Attempt
 ) -> tuple[bytes, KeySchedule]:
     message_a = field_bytes(hello, "pake", SPAKE2_MESSAGE_SIZE)
-    words = slot.take()
+    words = slot.peek()
     if words is None and not slot.ever_armed:
         raise NoJoinCode(
             f"{wire.conn.remote} tried a join code, but this host takes known peers only; "
@@ -487,14 +522,15 @@ async def _host_code(
             f"{wire.conn.remote} tried a join code, but this host's code was already spent; "
             "it was refused"
         )
-    record.used_code = True
     spake = SPAKE2_B(_password(words), idA=SPAKE2_ID_JOINER, idB=SPAKE2_ID_HOST)
     message_b: bytes = spake.start()
-    secret = _finish_spake(spake, message_a)
+    secret = _finish_spake(spake, message_a)  # junk is refused here, before the code is spent
+    slot.take()  # a well-formed attempt: one guess, right or wrong (no await since peek)
+    record.used_code = True
     t0 = transcript_hash(b"p2p66-net/v1 code", message_a, message_b)
     keys = KeySchedule.derive(secret, t0)
     await wire.send("pake", pake=message_b, confirm=keys.confirmation("host"))
-    reply = await wire.receive("confirm")
+    reply = await wire.receive("confirm", CODE_HOLD_TIMEOUT)
     if not hmac.compare_digest(
         field_bytes(reply, "confirm", MAC_SIZE), keys.confirmation("joiner")
     ):
@@ -523,9 +559,12 @@ async def _host_identities(
     known_peers: KnownPeers | None,
     record: Attempt,
     config: ChannelConfig,
+    admit: Admit | None,
 ) -> SecureChannel:
     joiner = field_identity(await wire.receive("id"))
     record.peer = joiner
+    if admit is not None:
+        admit(joiner)
     if (
         mode == "known"
         and known_peers is not None

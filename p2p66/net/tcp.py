@@ -1,8 +1,10 @@
 """TCP hosting and joining: the only module here that opens sockets.
 
-``host`` / ``Listener`` listen (IPv4 and IPv6; port 0 picks a free port, and
-``Listener.addresses`` reports what was bound), run the handshake with each
-incoming connection and hand out authenticated ``SecureChannel``s. ``join``
+``host`` / ``Listener`` listen (IPv4 and IPv6 on one port; port 0 picks a free
+port, ``Listener.bound`` reports what was bound and ``Listener.join_codes`` the
+code for every usable address), admit unauthenticated connections through a
+``Gate`` (per-source limits, the oldest dropped for a newcomer), run the
+handshake with each and hand out authenticated ``SecureChannel``s. ``join``
 connects with a join code, ``join_known`` reconnects to a pinned peer without
 one. Every wait has a timeout, and socket failures become ``ConnectFailed``,
 ``ListenFailed`` or ``PeerTimeout`` with the address in the message.
@@ -11,32 +13,46 @@ one. Every wait has a timeout, and socket failures become ``ConnectFailed``,
 from __future__ import annotations
 
 import asyncio
-import errno
+import contextlib
 import random
 import socket
 from collections.abc import Callable
 from typing import Final
 
+from p2p66.net.addresses import BindError, Bound, bind_one_port, join_addresses
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
 from p2p66.net.errors import (
     ConnectFailed,
+    ConnectionLost,
     ListenFailed,
     LocalTransportError,
     PeerTimeout,
     TransportError,
 )
-from p2p66.net.handshake import Attempt, CodeSlot, host_handshake, join_handshake
-from p2p66.net.identity import Identity, KnownPeers
+from p2p66.net.gate import Entry, Gate, source_of
+from p2p66.net.handshake import (
+    Attempt,
+    CodeSlot,
+    NotThisMatch,
+    host_handshake,
+    join_handshake,
+)
+from p2p66.net.identity import Identity, KnownPeers, PeerIdentity
 from p2p66.net.joincode import DEFAULT_PORT, JoinCode, generate_words, parse_join_code
 from p2p66.net.streams import FrameConnection, TcpStream
 
 CONNECT_TIMEOUT: Final = 10.0
-MAX_PENDING_HANDSHAKES: Final = 8
+ACCEPT_BACKLOG: Final = 32
+"""Connections taken per wake-up (and the kernel queue): a burst cannot outrun a hello."""
 MAX_REJECTS_KEPT: Final = 32
 
 REUSE_PORT: Final = hasattr(socket, "SO_REUSEPORT")
 
 RejectHandler = Callable[[str, TransportError], None]
+
+
+class NobodyJoined(PeerTimeout):
+    """``Listener.accept`` waited its whole timeout and nobody completed a handshake."""
 
 
 def format_address(host: str, port: int) -> str:
@@ -75,8 +91,12 @@ class Listener:
         self._slot = CodeSlot(words)
         self._results: asyncio.Queue[SecureChannel | TransportError] = asyncio.Queue()
         self._handlers: set[asyncio.Task[object]] = set()
-        self._server: asyncio.Server | None = None
+        self._servers: list[asyncio.Server] = []
         self._bind: str | None = None
+        self.gate = Gate()
+        """The unauthenticated connections (see ``p2p66.net.gate``)."""
+        self._only: PeerIdentity | None = None
+        self._closing = False
 
     @classmethod
     async def open(
@@ -93,6 +113,7 @@ class Listener:
     ) -> Listener:
         """Listen on ``bind`` (``None``: every interface, IPv4 and IPv6) and ``port``.
 
+        Every address ``bind`` stands for gets the same port, also for port 0.
         ``words`` is the join code's secret (``None``: known peers only).
         """
         listener = cls(
@@ -105,31 +126,40 @@ class Listener:
         )
         listener._bind = bind
         try:
-            if port and REUSE_PORT:
-                _check_port_free(bind, port)
-            listener._server = await asyncio.start_server(
-                listener._handle,
-                host=bind,
-                port=port,
-                reuse_address=True,
-                reuse_port=REUSE_PORT,  # lets reply.dial_from connect out from this port
-            )
-        except OSError as exc:
-            where = format_address(bind or "*", port)
-            raise ListenFailed(f"cannot listen on {where}: {exc.strerror or exc}") from None
+            sockets = bind_one_port(bind, port)
+        except BindError as exc:
+            raise ListenFailed(str(exc)) from None
+        _share_with_dial_from(sockets)
+        try:
+            for sock in sockets:
+                listener._servers.append(
+                    await asyncio.start_server(listener._handle, sock=sock, backlog=ACCEPT_BACKLOG)
+                )
+        except BaseException:
+            for sock in sockets:
+                sock.close()
+            listener.close()
+            raise
         return listener
+
+    @property
+    def bound(self) -> list[Bound]:
+        """Every address actually listened on, with its port (the same for all)."""
+        return [
+            Bound(str(sock.getsockname()[0]), int(sock.getsockname()[1]))
+            for server in self._servers
+            for sock in server.sockets
+        ]
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
         """Every ``(address, port)`` actually bound."""
-        if self._server is None:
-            return []
-        return [sock.getsockname()[:2] for sock in self._server.sockets]
+        return [(b.address, b.port) for b in self.bound]
 
     @property
     def port(self) -> int:
         """The bound port (useful after asking for port 0)."""
-        return self.addresses[0][1]
+        return self.bound[0].port
 
     @property
     def words(self) -> tuple[str, ...] | None:
@@ -152,6 +182,27 @@ class Listener:
             )
         return JoinCode(self._words, host, self.port)
 
+    def join_codes(self) -> list[JoinCode]:
+        """One code for every address a joiner can use (see ``addresses.join_addresses``)."""
+        return [self.join_code(b.address) for b in join_addresses(self.bound)]
+
+    def only_for(self, opponent: PeerIdentity | None) -> None:
+        """Admit only ``opponent``'s key from now on (``None``: anyone again).
+
+        While a match waits for its opponent to reconnect, anyone else who
+        gets through the handshake's first steps (an earlier opponent with
+        ``join --rematch``) is refused with a clear ``busy`` abort.
+        """
+        self._only = opponent
+
+    def _admit(self, joiner: PeerIdentity) -> None:
+        only = self._only
+        if only is not None and joiner.public_key != only.public_key:
+            raise NotThisMatch(
+                f"{joiner.name!r} ({joiner.fingerprint}) tried to join while the match waits "
+                f"for {only.name!r} ({only.fingerprint}) to reconnect; refused"
+            )
+
     def renew_code(self, rng: random.Random | None = None) -> tuple[str, ...]:
         """Arm a fresh code (the old one is forgotten) and return its words."""
         self._words = generate_words(rng)
@@ -164,15 +215,16 @@ class Listener:
             async with asyncio.timeout(timeout):
                 item = await self._results.get()
         except TimeoutError:
-            raise PeerTimeout(f"nobody joined within {timeout:g} s") from None
+            raise NobodyJoined(f"nobody joined within {timeout:g} s") from None
         if isinstance(item, TransportError):
             raise item
         return item
 
     def close(self) -> None:
         """Stop listening, abandon handshakes in progress, close channels not accepted."""
-        if self._server is not None:
-            self._server.close()
+        self._closing = True
+        for server in self._servers:
+            server.close()
         for task in self._handlers:
             task.cancel()
         while not self._results.empty():
@@ -184,8 +236,8 @@ class Listener:
         """``close`` and wait until everything has stopped."""
         self.close()
         await asyncio.gather(*self._handlers, return_exceptions=True)
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in self._servers:
+            await server.wait_closed()
 
     async def __aenter__(self) -> Listener:
         return self
@@ -202,14 +254,19 @@ class Listener:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         stream = TcpStream(reader, writer)
-        if len(self._handlers) >= MAX_PENDING_HANDSHAKES:
+        task = asyncio.current_task()
+        assert task is not None
+        attempt = Attempt(stream.remote)
+
+        def drop() -> None:
+            task.cancel()
+
+        entry = Entry(source_of(stream.remote), drop, protected=lambda: attempt.used_code)
+        if not self.gate.admit(entry):
             stream.close()
             self._reject(stream.remote, PeerTimeout("too many handshakes at once; dropped"))
             return
-        task = asyncio.current_task()
-        assert task is not None
         self._handlers.add(task)
-        attempt = Attempt(stream.remote)
         try:
             channel = await host_handshake(
                 FrameConnection(stream),
@@ -219,6 +276,7 @@ class Listener:
                 allow_known=self.allow_known,
                 config=self.config,
                 attempt=attempt,
+                admit=self._admit,
             )
         except TransportError as exc:
             if attempt.used_code:
@@ -226,7 +284,15 @@ class Listener:
             else:
                 self._reject(stream.remote, exc)
             return
+        except asyncio.CancelledError:
+            # Pushed out by the gate, or the listener closes: the task ends quietly (a
+            # cancelled connection task would be logged as an error by asyncio's server).
+            stream.close()
+            if not self._closing:
+                self._reject(stream.remote, ConnectionLost("dropped for a newer connection"))
+            return
         finally:
+            self.gate.leave(entry)
             self._handlers.discard(task)
         self._results.put_nowait(channel)
 
@@ -237,30 +303,18 @@ class Listener:
             self._on_reject(remote, exc)
 
 
-def _check_port_free(bind: str | None, port: int) -> None:
-    """Raise ``OSError`` if something already listens on ``port``.
+def _share_with_dial_from(sockets: list[socket.socket]) -> None:
+    """Let ``reply.dial_from`` connect out from the listening port (a reply code's dial).
 
-    Our listener sets SO_REUSEPORT (so ``reply.dial_from`` can connect out from
-    its port), which would also let a second host share the port unnoticed; a
-    plain bind first keeps "the port is taken" an error.
+    SO_REUSEPORT is set *after* the bind, so a second listener on the port is
+    still refused ("cannot listen"): only sockets that ask for it, like ours
+    dialing out, may share the port (same user only, on Linux).
     """
-    hosts = [bind] if bind else ["0.0.0.0", "::"]
-    for address in hosts:
-        family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        try:
-            probe = socket.socket(family, socket.SOCK_STREAM)
-        except OSError:
-            continue  # no IPv6 here
-        with probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6:
-                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            try:
-                probe.bind((address, port))
-            except OSError as exc:
-                if family == socket.AF_INET6 and not bind and exc.errno == errno.EADDRNOTAVAIL:
-                    continue
-                raise
+    if not REUSE_PORT:
+        return
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 
 
 async def host(

@@ -18,15 +18,17 @@ from p2p66.engine.deal import deal_layout
 from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import base_preset
 from p2p66.replay.report import Ending, Report, result_json
-from p2p66.replay.story import HandStory, hand_stories
+from p2p66.replay.story import HandStory, Step, hand_stories
 from p2p66.replay.verify import Verification
+from p2p66.ui.escape import printable
 
 EXPORT_FORMAT: Final = "p2p66-game"
 EXPORT_VERSION: Final = 1
 
 
 def _tag(name: str, value: object) -> str:
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    """One tag pair on one line, whatever the value holds (control characters escaped)."""
+    text = printable(str(value).replace("\\", "\\\\").replace('"', '\\"'))
     return f'[{name} "{text}"]'
 
 
@@ -47,6 +49,7 @@ def _termination(report: Report) -> str:
     return {
         Ending.WON: "normal",
         Ending.RESIGNED: "resignation",
+        Ending.ABANDONED: "abandoned",
         Ending.REFUSED: "rules refused",
         Ending.UNFINISHED: "unfinished",
     }[report.ending]
@@ -98,11 +101,23 @@ def _hand_text(story: HandStory, names: tuple[str, str], note: str) -> list[str]
     for number, trick in enumerate(story.tricks(), start=1):
         moves = "  ".join(f"{names[st.seat]} {MOVE_NOTATION[st.code]}" for st in trick)
         lines.append(f"{number}. {moves}")
+        drawn = [_draws(story, step, names) for step in trick if step.draws()]
+        if drawn:
+            lines.extend(f"   {{{text}}}" for text in drawn)
     if story.result is None:
         lines.append(f"{{{note}}}")
     else:
         lines.append(f"{{{story.result.describe(names)}}}")
     return lines
+
+
+def _draws(story: HandStory, step: Step, names: tuple[str, str]) -> str:
+    """Who drew what after a trick: the cards by name when the hand was audited."""
+    parts = []
+    for seat, cards in step.draws():
+        drawn = _codes(cards) if story.exact and cards else "a card"
+        parts.append(f"{names[seat]} draws {drawn}")
+    return ", ".join(parts)
 
 
 def _dealt(story: HandStory, seat: int) -> list[int]:

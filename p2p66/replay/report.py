@@ -10,9 +10,10 @@ of ``p2p66 verify --json``; ``summary_lines`` is the short human summary.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Final
 
+from p2p66.crypto.config import ProofKind, proof_kind
 from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
 from p2p66.engine.options import base_preset
@@ -40,6 +41,7 @@ class Ending(Enum):
 
     WON = "won"
     RESIGNED = "resigned"
+    ABANDONED = "abandoned"  # a player went silent; the other's signed claim ends the match
     REFUSED = "refused"  # the joiner refused the proposed rules: no match was played
     UNFINISHED = "unfinished"
 
@@ -75,6 +77,80 @@ class HandSummary:
     exchanges: tuple[int, ...]  # seats that exchanged the trump card
 
 
+class ProblemKind(StrEnum):
+    """Every kind a problem can have: the fixed list of protocol/REPLAY.md section 5."""
+
+    # the file: nobody can be blamed from the file (anyone can edit one)
+    TRUNCATED = "truncated"
+    CORRUPT = "corrupt"
+    CHAIN = "chain"
+    DUPLICATE_RECORD = "duplicate-record"
+    SIGNATURE = "signature"
+    # a record properly signed by a player: that player is to blame
+    EQUIVOCATION = "equivocation"
+    MALFORMED = "malformed"
+    OUT_OF_TURN = "out-of-turn"
+    UNEXPECTED_MESSAGE = "unexpected-message"
+    AFTER_THE_END = "after-the-end"
+    IDENTITY = "identity"
+    RULES = "rules"
+    BAD_COIN_REVEAL = "bad-coin-reveal"
+    WRONG_HAND = "wrong-hand"
+    IMPERSONATION = "impersonation"
+    WITHHELD_KEY = "withheld-key"
+    EXTRA_KEY = "extra-key"
+    ILLEGAL_MOVE = "illegal-move"
+    FALSE_CLAIM = "false-claim"  # an abandonment claimed when it was the claimant's own turn
+    # the mental-poker codes of SPEC.md section 14 (``p2p66.crypto.errors``)
+    CHEATING = "cheating"
+    REPLAYED_MESSAGE = "replayed-message"
+    OUT_OF_ORDER_MESSAGE = "out-of-order-message"
+    CONFIG_MISMATCH = "config-mismatch"
+    BAD_DECK = "bad-deck"
+    DUPLICATED_CARD = "duplicated-card"
+    MADE_UP_CARD = "made-up-card"
+    PLANTED_POINT = "planted-point"
+    UNKNOWN_CARD_OPENED = "unknown-card-opened"
+    INVALID_SHUFFLE_PROOF = "invalid-shuffle-proof"
+    SHUFFLE_NOT_FROM_SEED = "shuffle-not-from-seed"
+    INVALID_REKEY = "invalid-rekey"
+    WRONG_KEY = "wrong-key"
+    BAD_SEED_REVEAL = "bad-seed-reveal"
+    MISSING_SEED = "missing-seed"
+    FALSE_CARD_CLAIM = "false-card-claim"
+    NOT_YOUR_CARD = "not-your-card"
+    WRONG_CARD_CLAIM = "wrong-card-claim"
+    FALSE_MARRIAGE = "false-marriage"
+    FALSE_EXCHANGE = "false-exchange"
+    POSITION_CONFLICT = "position-conflict"
+    # fallbacks: a protocol error with no more specific kind; a fault of this verifier
+    PROTOCOL = "protocol"
+    INTERNAL = "internal"
+
+    @classmethod
+    def named(cls, text: str) -> ProblemKind | None:
+        """The kind called ``text``, or None if there is no such kind."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+
+UNATTRIBUTABLE: Final = frozenset(
+    {
+        ProblemKind.CHAIN,
+        ProblemKind.DUPLICATE_RECORD,
+        ProblemKind.SIGNATURE,
+        ProblemKind.CORRUPT,
+        ProblemKind.TRUNCATED,
+        ProblemKind.INTERNAL,
+    }
+)
+"""Problem kinds no player can be blamed for from the file alone."""
+
+NOBODY: Final = "no player can be blamed from the file"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """The first bad record. ``culprit`` is None when no player can be blamed from the file
@@ -83,7 +159,7 @@ class Problem:
 
     record: int
     detected_at: int
-    kind: str
+    kind: ProblemKind
     message: str
     culprit: int | None
 
@@ -115,6 +191,8 @@ class Report:
     game_points: tuple[int, int] = (0, 0)
     resigned: int | None = None
     reason: str = ""  # the resignation or refusal reason
+    abandoned: int | None = None  # the seat that went silent (ending ABANDONED)
+    abandoned_at: int | None = None  # the record it owed
     waiting: Waiting | None = None
     problem: Problem | None = None
     unreadable: str = ""  # why the file is not a readable replay
@@ -157,6 +235,11 @@ class Report:
                 "game_points": list(self.game_points),
                 "resigned": self.resigned,
                 "reason": self.reason,
+                **(
+                    {"abandoned": self.abandoned, "abandoned_at": self.abandoned_at}
+                    if self.ending is Ending.ABANDONED
+                    else {}
+                ),
             },
             "waiting_on": None
             if self.waiting is None
@@ -185,6 +268,7 @@ class Report:
             "message": p.message,
             "culprit": p.culprit,
             "culprit_name": None if p.culprit is None else self.name(p.culprit),
+            "blame": NOBODY if p.culprit is None else self.who(p.culprit),
             "valid_records": p.record,
         }
 
@@ -197,11 +281,7 @@ class Report:
         if self.status is Status.INVALID:
             p = self.problem
             assert p is not None
-            blame = (
-                f"{self.who(p.culprit)} is to blame"
-                if p.culprit is not None
-                else "no player can be blamed from the file"
-            )
+            blame = f"{self.who(p.culprit)} is to blame" if p.culprit is not None else NOBODY
             return f"INVALID at record {p.record} ({p.kind}): {p.message} [{blame}]"
         if self.status is Status.UNFINISHED:
             wait = self.waiting
@@ -214,6 +294,8 @@ class Report:
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
                 f"{self.name(self.winner)} wins the match"
             )
+        if self.ending is Ending.ABANDONED:
+            return f"valid: {self.abandonment()}"
         won = self.game_points[self.winner] if self.winner is not None else 0
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
         return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
@@ -224,13 +306,25 @@ class Report:
             return "stopped by the bad record"
         if self.ending is Ending.RESIGNED:
             return f"{self.name(self.resigned)} resigned"
+        if self.ending is Ending.ABANDONED:
+            return f"{self.name(self.abandoned)} abandoned the match"
         return "unfinished"
+
+    def abandonment(self) -> str:
+        """The forfeit in words: who went silent owing which record, and who wins."""
+        silent = self.name(self.abandoned)
+        return (
+            f"{silent} abandoned the match at record {self.abandoned_at} (it was {silent}'s "
+            f"turn); {self.name(self.winner)} wins by forfeit"
+        )
 
     def rules_line(self) -> str:
         """The rules in a few words: preset, match target, proofs."""
         if self.options is None:
             return "rules: not yet proposed"
         proofs = f"proofs at soundness {self.soundness}" if self.soundness else "proofs off"
+        if proof_kind(self.soundness) is ProofKind.ARGUMENT:
+            proofs = "proofs on (shuffle argument)"
         rules = base_preset(self.options) or "custom rules"
         return f"rules: {rules}, match to {self.options.match_target}, {proofs}"
 

@@ -31,6 +31,8 @@ class Chunk:
 
     lines: tuple[str, ...]
     trick: bool = False
+    hand: int | None = None  # the hand the lines belong to (None: the intro or the verdict)
+    verdict: bool = False
 
 
 class Narrator:
@@ -59,7 +61,8 @@ class Narrator:
     def chunks(self, stories: list[HandStory]) -> list[Chunk]:
         out = [Chunk(tuple(self.intro()))]
         for story in stories:
-            out.append(Chunk(tuple(self.hand_header(story))))
+            number = story.number
+            out.append(Chunk(tuple(self.hand_header(story)), hand=number))
             played = 0
             for trick in story.tricks():
                 if any(step.ends_trick for step in trick):
@@ -67,9 +70,9 @@ class Narrator:
                     title = f"Trick {played}:"
                 else:
                     title = f"After trick {played}:" if played else "Before the first trick:"
-                out.append(Chunk(tuple(self.trick(story, title, trick)), trick=True))
-            out.append(Chunk(tuple(self.hand_footer(story))))
-        out.append(Chunk((f"Verdict: {self.report.headline()}",)))
+                out.append(Chunk(tuple(self.trick(story, title, trick)), trick=True, hand=number))
+            out.append(Chunk(tuple(self.hand_footer(story)), hand=number))
+        out.append(verdict_chunk(self.report))
         return out
 
     def intro(self) -> Lines:
@@ -187,14 +190,12 @@ class Narrator:
         )
 
     def draws(self, story: HandStory, step: Step) -> list[str]:
-        before, after = step.before, step.after
-        if after.talon_left >= before.talon_left:
+        draws = step.draws()
+        if not draws:
             return []
-        winner = after.leader
+        before, after = step.before, step.after
         parts = []
-        for seat in (winner, 1 - winner):
-            new = _ids(after.hands[seat] & ~before.hands[seat])
-            drawn = [c for c in new if c != step.code]
+        for seat, drawn in draws:
             took_trump = before.trump_card in drawn and after.talon_left == 0
             if took_trump:
                 parts.append(
@@ -211,9 +212,46 @@ def _ids(mask: int) -> list[int]:
     return [c.id for c in cards_of(mask)]
 
 
+def verdict_chunk(report: Report) -> Chunk:
+    return Chunk((f"Verdict: {report.headline()}",), verdict=True)
+
+
 def show_chunks(verification: Verification, seat: int | None, style: TextStyle) -> list[Chunk]:
     """The replay as chunks of lines (intro, each hand's deal, each trick, results, verdict)."""
     narrator = Narrator(verification.report, seat, style)
     if verification.report.status is Status.UNREADABLE:
-        return [Chunk((f"Verdict: {verification.report.headline()}",))]
+        return [verdict_chunk(verification.report)]
     return narrator.chunks(hand_stories(verification))
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What ``--step`` shows at once: everything up to and including one trick."""
+
+    lines: tuple[str, ...]
+    hand: int | None
+
+
+def pages(chunks: list[Chunk]) -> tuple[list[Page], Chunk | None]:
+    """The chunks before the verdict cut into pages after each trick, and the verdict."""
+    out: list[Page] = []
+    lines: list[str] = []
+    hand: int | None = None
+    verdict = None
+    for chunk in chunks:
+        if chunk.verdict:
+            verdict = chunk
+            continue
+        lines.extend(chunk.lines)
+        hand = chunk.hand
+        if chunk.trick:
+            out.append(Page(tuple(lines), hand))
+            lines = []
+    if lines:
+        out.append(Page(tuple(lines), hand))
+    return out, verdict
+
+
+def only_hand(chunks: list[Chunk], number: int) -> list[Chunk]:
+    """The intro, the chunks of hand ``number``, and the verdict."""
+    return [c for c in chunks if c.hand in (None, number)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p66.engine import HandResult, HandState, Phase, RuleOptions, new_hand
+from p2p66.engine.cards import cards_of
 from p2p66.engine.partial import PartialHand
 from p2p66.replay.verify import Verification
 
@@ -30,6 +31,18 @@ class Step:
     @property
     def ends_trick(self) -> bool:
         return self.before.phase == Phase.FOLLOW
+
+    def draws(self) -> list[tuple[int, list[int]]]:
+        """Who drew which cards after this move, the trick's winner first (none: no draw)."""
+        before, after = self.before, self.after
+        if after.talon_left >= before.talon_left:
+            return []
+        winner = after.leader
+        out = []
+        for seat in (winner, 1 - winner):
+            new = after.hands[seat] & ~before.hands[seat]
+            out.append((seat, [c.id for c in cards_of(new) if c.id != self.code]))
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,8 @@ record that carried it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,12 +26,14 @@ from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine import EngineError, Match, deal_layout, new_hand
 from p2p66.engine.moves import EXCHANGE
-from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, parse_replay, read_replay
+from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, ReplayReader, open_replay
 from p2p66.replay.report import (
+    UNATTRIBUTABLE,
     Ending,
     HandSummary,
     Player,
     Problem,
+    ProblemKind,
     Report,
     Status,
     Waiting,
@@ -41,9 +44,6 @@ from p2p66.session.errors import LocalProtocolError, ProtocolError
 from p2p66.session.handplay import HandTable
 from p2p66.session.machine import Machine, Stage
 from p2p66.session.records import Record, RecordError
-
-UNATTRIBUTABLE = frozenset({"chain", "duplicate-record", "signature", "corrupt", "truncated"})
-"""Problem kinds no player can be blamed for from the file alone."""
 
 _KINDS: tuple[tuple[str, str], ...] = (
     ("not signed by", "signature"),
@@ -71,24 +71,34 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("it owed", "withheld-key"),
     ("key that shows", "withheld-key"),
     ("does not call for", "extra-key"),
-    ("has not drawn or been dealt", "extra-key"),
+    ("falsely claimed", "false-claim"),
+    ("do not call for", "extra-key"),
     ("without being opened", "not-your-card"),
 )
 
 
-def classify(exc: ProtocolError) -> str:
-    """A stable machine-readable kind for a session error (crypto errors carry their own code)."""
+def classify(exc: ProtocolError) -> ProblemKind:
+    """The kind of a session error, always one of ``ProblemKind`` (never peer-chosen text).
+
+    An error that knows its kind (a mental-poker error carries its code) says so;
+    else the kind is found from the sentence, and a code in brackets at its end
+    counts only if it is a known kind.
+    """
+    if exc.kind is not None:
+        known = ProblemKind.named(exc.kind)
+        if known is not None:
+            return known
     text = str(exc)
     if text.endswith("]") and "[" in text:
-        code = text[text.rindex("[") + 1 : -1]
-        if code and all(c.isalnum() or c == "-" for c in code):
-            return code
+        known = ProblemKind.named(text[text.rindex("[") + 1 : -1])
+        if known is not None:
+            return known
     for needle, kind in _KINDS:
         if needle in text:
-            return kind
+            return ProblemKind(kind)
     if isinstance(exc, LocalProtocolError):
-        return "internal"
-    return "protocol"
+        return ProblemKind.INTERNAL
+    return ProblemKind.PROTOCOL
 
 
 @dataclass
@@ -107,7 +117,7 @@ class Verification:
     report: Report
     machine: Machine
     logs: dict[int, HandLog]
-    records: tuple[Record, ...] = ()  # every record read from the file, bad ones included
+    records: tuple[Record, ...] = ()  # the records read, up to and including the first bad one
 
     def table(self, number: int) -> HandTable | None:
         for table in self.machine.hands:
@@ -117,20 +127,26 @@ class Verification:
 
 
 def verify_file(path: Path | str) -> Verification:
-    """Verify a replay file; never raises for bad content (an unreadable file is a verdict)."""
-    return _verify(lambda: read_replay(path))
+    """Verify a replay file as it streams in: memory is bounded by the game, not the file.
+
+    Never raises for bad content (an unreadable file is a verdict); reading
+    stops at the first bad record, so a huge tail is never read.
+    """
+    try:
+        with open_replay(path) as reader:
+            return verify_stream(reader.version, reader, lambda: reader.damage)
+    except ReplayFormatError as exc:
+        return unreadable(str(exc))
+    except OSError as exc:
+        return unreadable(f"cannot read {path}: {exc.strerror or exc}")
 
 
 def verify_bytes(data: bytes) -> Verification:
-    return _verify(lambda: parse_replay(data))
-
-
-def _verify(read: Callable[[], ReplayFile]) -> Verification:
     try:
-        replay = read()
+        reader = ReplayReader(io.BytesIO(data))
     except ReplayFormatError as exc:
         return unreadable(str(exc))
-    return verify_replay(replay)
+    return verify_stream(reader.version, reader, lambda: reader.damage)
 
 
 def unreadable(why: str) -> Verification:
@@ -138,19 +154,30 @@ def unreadable(why: str) -> Verification:
 
 
 def verify_replay(replay: ReplayFile) -> Verification:
+    return verify_stream(replay.version, replay.records, lambda: replay.damage)
+
+
+def verify_stream(
+    version: int, records: Iterable[Record], damage: Callable[[], Damage | None]
+) -> Verification:
+    """Feed ``records`` in order until the first problem; ``damage()`` says, once they run
+    out, whether the file stopped at damage. Keeps the records up to the first bad one."""
     run = _Run()
     problem = None
-    for index, record in enumerate(replay.records):
+    kept: list[Record] = []
+    for index, record in enumerate(records):
+        kept.append(record)
         problem = run.feed(index, record)
         if problem is not None:
             break
-    if problem is None and replay.damage is not None:
-        problem = _damage_problem(replay.damage)
+    found = damage()
+    if problem is None and found is not None:
+        problem = _damage_problem(found)
     return Verification(
-        build_report(run.machine, run.logs, len(replay.records), replay.version, problem),
+        build_report(run.machine, run.logs, len(kept), version, problem),
         run.machine,
         run.logs,
-        replay.records,
+        tuple(kept),
     )
 
 
@@ -172,7 +199,7 @@ def _damage_problem(damage: Damage) -> Problem:
         )
     else:
         text = f"record {damage.index} at byte {damage.offset} is damaged: {damage.detail}"
-    return Problem(damage.index, damage.index, damage.kind, text, None)
+    return Problem(damage.index, damage.index, ProblemKind(damage.kind), text, None)
 
 
 class _Run:
@@ -210,7 +237,7 @@ class _Run:
                     return Problem(
                         index,
                         index,
-                        "duplicate-record",
+                        ProblemKind.DUPLICATE_RECORD,
                         f"{where} repeats record {record.seq} byte for byte: a copy, "
                         "not something a player sent",
                         None,
@@ -224,7 +251,7 @@ class _Run:
                     return Problem(
                         index,
                         index,
-                        "equivocation",
+                        ProblemKind.EQUIVOCATION,
                         f"player {record.author} signed two different records with sequence "
                         f"number {record.seq} (records {record.seq} and {index}): equivocation",
                         record.author,
@@ -232,7 +259,7 @@ class _Run:
             return Problem(
                 index,
                 index,
-                "chain",
+                ProblemKind.CHAIN,
                 f"{where}: {exc}; the file was cut, reordered or edited after signing",
                 None,
             )
@@ -257,7 +284,7 @@ class _Run:
             return Problem(
                 index,
                 index,
-                "malformed",
+                ProblemKind.MALFORMED,
                 f"record {index} names seat {author}, whose identity key is unknown, and is "
                 f"no readable introduction ({exc})",
                 None,
@@ -266,15 +293,15 @@ class _Run:
             return Problem(
                 index,
                 index,
-                "signature",
+                ProblemKind.SIGNATURE,
                 f"record {index} claims to be by player {author} but is not signed by player "
                 f"{author}'s identity key: forged, or altered after signing",
                 None,
             )
         kind = classify(exc)
-        culprit = None if kind in UNATTRIBUTABLE or kind == "internal" else exc.culprit
+        culprit = None if kind in UNATTRIBUTABLE else exc.culprit
         first = index
-        if kind == "illegal-move" and hand is not None and hand.number in self.logs:
+        if kind is ProblemKind.ILLEGAL_MOVE and hand is not None and hand.number in self.logs:
             found = _illegal_move_record(hand, self.logs[hand.number].moves)
             if found is not None:
                 first = found
@@ -311,6 +338,7 @@ def build_report(
     ending = {
         Stage.OVER: Ending.WON,
         Stage.RESIGNED: Ending.RESIGNED,
+        Stage.ABANDONED: Ending.ABANDONED,
         Stage.REFUSED: Ending.REFUSED,
     }.get(stage, Ending.UNFINISHED)
     winner: int | None = None
@@ -318,6 +346,8 @@ def build_report(
         winner = machine.match.winner
     elif stage == Stage.RESIGNED and machine.resigned is not None:
         winner = 1 - machine.resigned
+    elif stage == Stage.ABANDONED and machine.abandoned is not None:
+        winner = 1 - machine.abandoned
     if problem is not None:
         status = Status.INVALID
     elif machine.over:
@@ -346,6 +376,8 @@ def build_report(
         game_points=machine.match.game_points if machine.match is not None else (0, 0),
         resigned=machine.resigned,
         reason=machine.resign_reason or machine.refusal,
+        abandoned=machine.abandoned,
+        abandoned_at=machine.abandoned_at,
         waiting=waiting,
         problem=problem,
     )

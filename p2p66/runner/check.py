@@ -17,13 +17,20 @@ from dataclasses import dataclass, field
 from p2p66.bots.api import BotFault, Turn
 from p2p66.bots.external import BotProcess, ExternalBot
 from p2p66.bots.random_bot import RandomBot
+from p2p66.bots.table.external import ExternalTableBot
+from p2p66.bots.table.simple import TableRandom
 from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import PRESETS, RuleOptions
+from p2p66.engine.table import BiddingOptions, new_bidding_hand, table_preset, table_view
+from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
 from p2p66.runner.table import HandTable
 
 CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
+# The bidding games (their own view and bid:N / pass). three-handed needs no check of
+# its own: its hands are two-player hands, requested exactly as above.
+TABLE_CHECK_PRESETS = ("north-american", "cut-throat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +70,7 @@ def check_bot(
     *,
     hands_per_preset: int = 2,
     presets: Sequence[str] = CHECK_PRESETS,
+    table_presets: Sequence[str] = (),
     movetime: float = 2.0,
     margin: float = 0.5,
     startup_timeout: float = 10.0,
@@ -80,6 +88,13 @@ def check_bot(
         for hand in range(hands_per_preset):
             where = f"{name} hand {hand + 1}"
             _check_hand(report, PRESETS[name], hand, where=where, settings=settings)
+            note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
+    for name in table_presets:
+        opts = table_preset(name)
+        assert isinstance(opts, BiddingOptions)
+        for hand in range(hands_per_preset):
+            where = f"{name} hand {hand + 1}"
+            _check_table_hand(report, opts, hand, where=where, settings=settings)
             note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
     _check_quit(report, startup_timeout, note)
     return report
@@ -171,6 +186,65 @@ def _bot_move(
         report.faults.append(CheckFault("illegal", at, f"{move} is not legal; legal: {shown}"))
         return rng.choice(legal), bot
     return move.code, bot
+
+
+def _check_table_hand(
+    report: CheckReport, rules: BiddingOptions, hand: int, *, where: str, settings: _Settings
+) -> None:
+    """One hand of a bidding game; the bot sits in seat ``hand % players``, random elsewhere."""
+    seat_bot = hand % rules.players
+    rng = settings.rng
+    bot: ExternalTableBot | None = ExternalTableBot(
+        report.command,
+        move_time=settings.movetime,
+        margin=settings.margin,
+        startup_timeout=settings.startup_timeout,
+    )
+    assert bot is not None
+    others = TableRandom(rng.getrandbits(32))
+    state = new_bidding_hand(rules, deal_deck(settings.seed, hand, 0, 24), hand % rules.players)
+    try:
+        bot.start_game(seat_bot, rules)
+    except BotFault as fault:
+        report.faults.append(CheckFault(fault.kind, f"{where}, start", fault.detail))
+        bot.close()
+        bot = None
+    while not state.is_over:
+        view = table_view(state, state.to_act)
+        if state.to_act != seat_bot:
+            state = state.apply(others.choose(view))
+            continue
+        at = f"{where}, move {len(state.history) + 1}"
+        legal = list(view.legal)
+        code = rng.choice(legal)
+        if bot is not None:
+            started = time.perf_counter()
+            try:
+                answer = bot.choose(view)
+            except BotFault as fault:
+                report.faults.append(CheckFault(fault.kind, at, fault.detail))
+                bot.close()
+                bot = None
+            else:
+                report.moves += 1
+                report.slowest = max(report.slowest, time.perf_counter() - started)
+                if answer in legal:
+                    code = answer
+                else:
+                    shown = ", ".join(TABLE_NOTATION[c] for c in legal)
+                    report.faults.append(
+                        CheckFault(
+                            "illegal", at, f"{TABLE_NOTATION[answer]} is not legal; legal: {shown}"
+                        )
+                    )
+        state = state.apply(code)
+    report.hands += 1
+    if bot is not None:
+        try:
+            bot.end_hand(table_view(state, seat_bot))
+        except BotFault as fault:
+            report.faults.append(CheckFault(fault.kind, f"{where}, hand_end", fault.detail))
+        bot.close()
 
 
 def _check_quit(report: CheckReport, grace: float, note: Say) -> None:

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -79,8 +80,12 @@ class RunConfig:
         }
 
 
+@cache
 def one_hand(options: RuleOptions) -> RuleOptions:
-    """The rules of a one-hand game (``--hands``): a match to 1, so bots know it."""
+    """The rules of a one-hand game (``--hands``): a match to 1, so bots know it.
+
+    Cached: every game of a run asks, and building options checks every field.
+    """
     return options.with_options(match_target=1)
 
 

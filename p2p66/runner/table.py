@@ -7,6 +7,7 @@ here, in one place, from the view of the seat to act plus the public moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p66.bots.api import PublicMove, Turn
 from p2p66.engine.cards import CARDS, Card
@@ -48,19 +49,23 @@ class HandTable:
         return self.state.is_over
 
     def turn(self, time_limit: float | None = None) -> Turn:
-        """What the seat to act may know now."""
-        seat = self.state.to_act
+        """What the seat to act may know now (built at every decision: positional, no kwargs)."""
+        state = self.state
         return Turn(
-            view=view_of(self.state, seat),
-            moves=tuple(self.log),
-            first_trump=self.first_trump,
-            hand_number=self.hand_number,
-            match_points=self.match_points,
-            time_limit=time_limit,
+            view_of(state, state.to_act),
+            tuple(self.log),
+            self.first_trump,
+            self.hand_number,
+            self.match_points,
+            time_limit,
         )
 
     def play(self, code: int) -> None:
         """Apply a move already checked to be legal, and record it publicly."""
         seat = self.state.to_act
         self.state.apply_code_unchecked(code)
-        self.log.append(PublicMove(seat, MOVES[code]))
+        self.log.append(_PUBLIC_MOVES[seat][code])
+
+
+# Public moves are immutable values: one per seat and move, shared by every log.
+_PUBLIC_MOVES: Final = tuple(tuple(PublicMove(seat, move) for move in MOVES) for seat in (0, 1))

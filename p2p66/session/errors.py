@@ -11,11 +11,15 @@ from __future__ import annotations
 
 
 class ProtocolError(Exception):
-    """Base class: the game cannot go on. ``culprit`` is the seat to blame, if known."""
+    """Base class: the game cannot go on. ``culprit`` is the seat to blame, if known;
+    ``kind`` a stable problem kind when the error knows it (a mental-poker code)."""
 
-    def __init__(self, message: str, culprit: int | None = None) -> None:
+    def __init__(
+        self, message: str, culprit: int | None = None, *, kind: str | None = None
+    ) -> None:
         super().__init__(message)
         self.culprit = culprit
+        self.kind = kind
 
 
 class RemoteProtocolError(ProtocolError):
@@ -24,6 +28,15 @@ class RemoteProtocolError(ProtocolError):
 
 class CheatingDetected(RemoteProtocolError):
     """The peer broke the rules or the cryptography in a way only cheating explains."""
+
+
+class AuditFinding(CheatingDetected):
+    """The end-of-hand audit, run on a sound seed record, convicts someone of an earlier cheat.
+
+    The record that completed the audit is itself correct and stays in the
+    chain (its author's own record included), so the evidence is the same
+    whichever player revealed its seed second.
+    """
 
 
 class LocalProtocolError(ProtocolError):

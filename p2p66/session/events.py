@@ -71,3 +71,11 @@ class MatchEnded(Event):
 class Resigned(Event):
     seat: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned(Event):
+    """``seat`` went silent owing record ``record``; the other player wins by forfeit."""
+
+    seat: int
+    record: int

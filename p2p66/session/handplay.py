@@ -22,18 +22,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p66.crypto.audit import audit
-from p2p66.crypto.config import HandConfig
+from p2p66.crypto.config import PUBLIC, HandConfig
 from p2p66.crypto.errors import CheatingDetected as CryptoCheat
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, Reveal, SeedReveal
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.crypto.transcript import HandTranscript
-from p2p66.engine import HandResult, IllegalMoveError, RuleOptions, new_hand
+from p2p66.engine import EngineError, HandResult, IllegalMoveError, RuleOptions, new_hand
 from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION
 from p2p66.engine.partial import KnowledgeConflict, PartialHand
 from p2p66.engine.state import HandState
-from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
+from p2p66.session.errors import (
+    AuditFinding,
+    CheatingDetected,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
 
 ApplyPayload = Callable[[Sequence[HandPayload]], None]
 """Applies one flight of payloads (all by one author) to the crypto state(s)."""
@@ -50,12 +55,44 @@ class Debts:
         return bool(self.keys or self.takes)
 
 
+SHOWN = frozenset({"play", "marriage", "exchange"})
+"""Reveal kinds that show the cards a move plays (checked against the move itself)."""
+
+RevealSlot = tuple[str, int, int | None]
+"""A reveal's kind, position and target seat: what the rules can call for."""
+
+
+def _as_reveals(debts: Debts, other: int) -> set[RevealSlot]:
+    return {("to", pos, other) for pos in debts.keys} | {("take", pos, None) for pos in debts.takes}
+
+
+def _describe(r: Reveal) -> str:
+    if r.kind == "to":
+        return f"a key opening position {r.pos} to player {r.to}"
+    if r.kind == "take":
+        return f"a take of position {r.pos} (the face-up card) into its hand"
+    return f"a {r.kind} key for position {r.pos}"
+
+
 def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
-    """A mental-poker error as a session error naming the culprit."""
+    """A mental-poker error as a session error naming the culprit.
+
+    A bad card that surfaces with proofs off (``party`` None) is no fault of
+    the record's author, whose keys were right: some earlier deck step was
+    bad, and only the audit of both seeds can say whose (SPEC, section 10).
+    """
     if isinstance(exc, CryptoCheat):
-        culprit = exc.party if exc.party is not None else author
-        return CheatingDetected(f"player {culprit} cheated: {exc}", culprit)
-    return RemoteProtocolError(f"player {author} sent a malformed card payload: {exc}", author)
+        if exc.party is None:
+            return CheatingDetected(
+                f"a deck step was bad, but with proofs off only the audit of both hand seeds "
+                f"can say whose: {exc}",
+                None,
+                kind=exc.code,
+            )
+        return CheatingDetected(f"player {exc.party} cheated: {exc}", exc.party, kind=exc.code)
+    return RemoteProtocolError(
+        f"player {author} sent a malformed card payload: {exc}", author, kind="malformed"
+    )
 
 
 class HandTable:
@@ -101,19 +138,50 @@ class HandTable:
         """Keys ``seat`` owes the other player, and face-up cards it must take."""
         if self.dealing:
             return Debts((), ())
+        return self._debts_in(seat, self.public)
+
+    def _debts_in(self, seat: int, judge: PartialHand) -> Debts:
+        """What ``seat`` owes when the engine stands where ``judge`` does (keys sent so far)."""
         ledger = self.crypto.ledger
         other = 1 - seat
         keys = []
-        for pos in self.public.positions_held(other):
+        for pos in judge.positions_held(other):
             p = ledger.positions[pos]
             if p.holder != other and p.card is None and seat not in p.keys:
                 keys.append(pos)
         takes = [
             pos
-            for pos in self.public.positions_held(seat)
+            for pos in judge.positions_held(seat)
             if ledger.positions[pos].holder != seat and ledger.positions[pos].card is not None
         ]
         return Debts(tuple(keys), tuple(takes))
+
+    def owed_with_move(self, seat: int, code: int, shown: Sequence[Reveal] = ()) -> Debts | None:
+        """The takes and keys a move by ``seat`` must carry besides the cards it shows.
+
+        The takes owed before the move and those the move itself causes (the
+        last draw), and the keys for every position the move leaves in the
+        other player's hand unopened. ``shown`` are the move's own card claims
+        (the play, marriage or exchange reveals), needed to judge it before its
+        keys are applied; None if the move is refused even on those claims (the
+        full checks then say why).
+        """
+        after = PartialHand(self.options, self.dealer)
+        after.known = list(self.public.known)
+        after.moves = list(self.public.moves)
+        try:
+            for r in shown:
+                if r.card is not None and after.known[r.pos] is None:
+                    after.learn(r.pos, r.card)
+            after.check(code)
+        except (EngineError, IndexError):
+            return None
+        after.moves.append(code)
+        later = self._debts_in(seat, after)
+        takes = set(self.debts(seat).takes) | set(later.takes)
+        if code == EXCHANGE:
+            takes.discard(self.crypto.ledger.face_up)  # the exchange itself hands it over
+        return Debts(later.keys, tuple(sorted(takes)))
 
     def expected(self) -> tuple[int, str]:
         """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``."""
@@ -137,6 +205,14 @@ class HandTable:
 
     def apply_deal(self, author: int, payloads: list[HandPayload], apply: ApplyPayload) -> None:
         """A flight of deck steps (and deal keys) by ``author``."""
+        plan = {
+            ("public" if target == PUBLIC else "to", pos, None if target == PUBLIC else target)
+            for pos, target in enumerate(self.config.deal)
+            if target == PUBLIC or (target >= 0 and target != author)
+        }
+        for payload in payloads:
+            if isinstance(payload, KeyReveal):
+                self._only_owed(author, payload.reveals, plan, "its deal flight", shows=False)
         self._crypto(author, payloads, apply)
         if author in self.crypto.key_points:
             for pos, target in enumerate(self.config.deal):
@@ -161,8 +237,13 @@ class HandTable:
             raise CheatingDetected(
                 f"player {author} played {MOVE_NOTATION[code]} out of turn", author
             )
-        reveals = self._apply_keys(author, payload, apply)
-        self._check_shown(author, code, before, reveals)
+        sent = payload.reveals if payload is not None else ()
+        self._check_shown(author, code, before, sent)
+        owed = self.owed_with_move(author, code, [r for r in sent if r.kind in SHOWN])
+        if owed is not None:
+            where = f"its move {MOVE_NOTATION[code]}"
+            self._only_owed(author, sent, _as_reveals(owed, 1 - author), where)
+        self._apply_keys(author, payload, apply)
         judges = [self.public] if self.private is None else [self.public, self.private]
         try:
             after = [j.check(code) for j in judges]
@@ -171,13 +252,15 @@ class HandTable:
         for judge in judges:
             judge.moves.append(code)
         self.authors.append(author)
-        self._check_paid(author, reveals)
+        self._check_paid(author)
         return after[-1].state
 
     def apply_keys(self, author: int, payload: KeyReveal, apply: ApplyPayload) -> None:
         """Owed keys sent on their own."""
-        reveals = self._apply_keys(author, payload, apply)
-        self._check_paid(author, reveals)
+        owed = _as_reveals(self.debts(author), 1 - author)
+        self._only_owed(author, payload.reveals, owed, "its keys message", shows=False)
+        self._apply_keys(author, payload, apply)
+        self._check_paid(author)
 
     def apply_seed(self, author: int, payload: SeedReveal, apply: ApplyPayload) -> None:
         """A seed at the end of the hand; with both in, audit and re-judge every move."""
@@ -262,17 +345,36 @@ class HandTable:
                 author,
             )
 
-    def _check_paid(self, author: int, reveals: tuple[Reveal, ...]) -> None:
-        """After its message, ``author`` owes nothing, and sent no key nobody was owed."""
-        other = 1 - author
-        held_by_other = set(self.public.positions_held(other))
+    def _only_owed(
+        self,
+        author: int,
+        reveals: Sequence[Reveal],
+        owed: set[RevealSlot],
+        where: str,
+        *,
+        shows: bool = True,
+    ) -> None:
+        """Every reveal but a move's shown cards must be one the rules call for, once.
+
+        Checked before any key is applied: a key nobody is owed (a talon card
+        opened publicly or to a player who has not drawn it, the face-up trump
+        taken before the last draw) would corrupt what both ledgers expect next.
+        """
+        seen: set[RevealSlot] = set()
         for r in reveals:
-            if r.kind == "to" and (r.to != other or r.pos not in held_by_other):
+            if r.kind in SHOWN and shows:
+                continue  # the move's own cards: _check_shown holds them to the move
+            slot = (r.kind, r.pos, r.to)
+            if slot not in owed or slot in seen:
                 raise CheatingDetected(
-                    f"player {author} opened position {r.pos} to player {r.to}, "
-                    "who has not drawn or been dealt it",
+                    f"player {author} sent {_describe(r)} in {where}, a key the rules "
+                    "do not call for at this point",
                     author,
                 )
+            seen.add(slot)
+
+    def _check_paid(self, author: int) -> None:
+        """After its message, ``author`` owes nothing."""
         debts = self.debts(author)
         if debts:
             what = f"keys for positions {list(debts.keys)}" if debts.keys else "the face-up card"
@@ -284,15 +386,19 @@ class HandTable:
             # Every proof was checked as it arrived (by our party, or by this public
             # state for a verifier); the audit recomputes each deck from its seed.
             report = audit(transcript, verify_proofs=False)
+        except CryptoCheat as exc:
+            raise AuditFinding(
+                f"the audit shows that player {exc.party} cheated: {exc}", exc.party
+            ) from None
         except CryptoError as exc:
-            raise blame(exc, self.authors[-1] if self.authors else 0) from None
+            raise LocalProtocolError(f"the audit could not run: {exc}") from None
         self.deck = report.deck
         state = new_hand(self.options, report.deck, self.dealer)
         for code, author in zip(self.public.moves, self.authors, strict=True):
             try:
                 state = state.apply(code)
             except IllegalMoveError as exc:
-                raise CheatingDetected(
+                raise AuditFinding(
                     f"the revealed deck shows that player {author}'s move was illegal: {exc}",
                     author,
                 ) from None

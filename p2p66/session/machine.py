@@ -17,8 +17,13 @@ Each hand: deal flights (dealer shuffles; non-dealer shuffles, re-keys and
 sends its deal keys; dealer re-keys and sends its deal keys), then moves by
 the player to act (with the card keys they carry) and ``keys`` messages by a
 player who owes keys the player to act needs, then both seeds (the player
-who did not make the last move first). A resignation is accepted from the
-player who is expected to send.
+who did not make the last move first).
+
+Once the coin flip has begun either player may end the match at any time:
+with ``resign`` (leaving on purpose), or, when the other player was to send
+and stayed silent past the time limit and the reconnect grace, with an
+``abandoned`` claim naming it (refused as a false claim if the chain shows
+it was not that player's turn).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import msgpack
 
 from p2p66 import __version__
 from p2p66.crypto.coinflip import coin_commitment, coin_result
-from p2p66.crypto.config import HandConfig
+from p2p66.crypto.config import ARGUMENT, MAX_ROUNDS, HandConfig, is_soundness
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_payload
 from p2p66.crypto.state import HandState as CryptoState
@@ -42,6 +47,7 @@ from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import (
+    AuditFinding,
     CheatingDetected,
     LocalProtocolError,
     PeerResigned,
@@ -51,7 +57,7 @@ from p2p66.session.errors import (
 from p2p66.session.handplay import HandTable, blame
 from p2p66.session.records import Chain, Record, RecordError
 
-MAX_SOUNDNESS = 128
+MAX_SOUNDNESS = MAX_ROUNDS
 
 
 class Stage(Enum):
@@ -63,6 +69,7 @@ class Stage(Enum):
     OVER = "over"
     REFUSED = "refused"
     RESIGNED = "resigned"
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,9 @@ class LocalSide(Protocol):
         """Every position whose card we know: our own and the public ones."""
 
 
+ENDINGS: tuple[type[msg.Message], ...] = (msg.Resign, msg.Abandoned)
+"""Messages either player may send once the match is under way: they end it."""
+
 COIN_ORDER = (("commit", 0), ("commit", 1), ("reveal", 1), ("reveal", 0))
 
 
@@ -114,13 +124,17 @@ class Machine:
         self.hands: list[HandTable] = []
         self.resigned: int | None = None
         self.resign_reason = ""
+        self.abandoned: int | None = None
+        """The seat that went silent, as the other's accepted claim says."""
+        self.abandoned_at: int | None = None
+        """The record it owed (the claim's own sequence number)."""
         self.refusal = ""
 
     # ----------------------------------------------------------------- queries
 
     @property
     def over(self) -> bool:
-        return self.stage in (Stage.OVER, Stage.REFUSED, Stage.RESIGNED)
+        return self.stage in (Stage.OVER, Stage.REFUSED, Stage.RESIGNED, Stage.ABANDONED)
 
     def expected(self) -> Expectation | None:
         """The next record's author and acceptable types; None once the match is over."""
@@ -134,11 +148,11 @@ class Machine:
         if stage == Stage.COIN:
             kind, seat = COIN_ORDER[self.coin_step]
             cls = msg.CoinCommit if kind == "commit" else msg.CoinReveal
-            return Expectation(seat, (cls, msg.Resign), f"{kind} its coin-flip nonce")
+            return Expectation(seat, (cls, *ENDINGS), f"{kind} its coin-flip nonce")
         if stage == Stage.HAND and self.hand is not None:
             author, what = self.hand.expected()
             cls_for = {"deal": msg.Deal, "move": msg.Move, "keys": msg.Keys, "reveal": msg.Reveal}
-            return Expectation(author, (cls_for[what], msg.Resign), f"send its {what}")
+            return Expectation(author, (cls_for[what], *ENDINGS), f"send its {what}")
         return None
 
     def identity_key(self, seat: int) -> bytes | None:
@@ -166,7 +180,11 @@ class Machine:
             raise RemoteProtocolError(
                 f"player {author} sent {body.TYPE} after the match was over", author
             )
-        if author != expect.author:
+        if isinstance(body, msg.Abandoned):
+            self._check_claim(author, body, record.seq, expect)
+        elif isinstance(body, msg.Resign) and msg.Resign in expect.kinds:
+            pass  # a resignation is in turn whoever sends it
+        elif author != expect.author:
             raise CheatingDetected(
                 f"player {author} sent {body.TYPE} out of turn: player {expect.author} "
                 f"was to {expect.what}",
@@ -177,10 +195,65 @@ class Machine:
             raise RemoteProtocolError(
                 f"player {author} sent {body.TYPE} where {wanted} was expected", author
             )
-        out = self._dispatch(author, body)
+        try:
+            out = self._dispatch(author, body)
+        except AuditFinding:
+            self._accept(record)  # a sound record: the finding is about earlier ones
+            raise
+        self._accept(record)
+        return out
+
+    def _accept(self, record: Record) -> None:
         self.chain.advance(record)
         self.records.append(record)
-        return out
+
+    def _check_claim(self, author: int, body: msg.Abandoned, seq: int, expect: Expectation) -> None:
+        """A claim of abandonment holds only if the chain shows it was the other's turn."""
+        if msg.Resign not in expect.kinds:
+            raise RemoteProtocolError(
+                f"player {author} claimed that player {body.player} abandoned the match "
+                f"before the match had started",
+                author,
+            )
+        if expect.author == author or body.player != expect.author or body.record != seq:
+            raise CheatingDetected(
+                f"player {author} falsely claimed that player {body.player} abandoned the match "
+                f"at record {body.record}: at record {seq} it was player {expect.author}'s turn "
+                f"to {expect.what}",
+                author,
+            )
+
+    def end_crossed(self, record: Record) -> tuple[list[ev.Event], list[Record]] | None:
+        """A resignation or claim that crossed records of ours on the wire, or None.
+
+        The other player signed it before our latest records reached it, so it
+        chains to an earlier record. It ends the match there: our crossing
+        records are void (the other player never accepted them), and both
+        chains end with it. Returns the events and the voided records.
+        """
+        seq, author = record.seq, record.author
+        later = self.records[seq:] if 0 < seq < len(self.records) else []
+        if not later or any(r.author == author for r in later) or self.over:
+            return None
+        if record.prev != self.records[seq - 1].digest:
+            return None
+        key = self.identity_key(author)
+        if key is None or not record.verify_signature(key):
+            return None
+        try:
+            body = msg.decode(record.body, author)
+        except ProtocolError:
+            return None
+        other = 1 - author
+        if isinstance(body, msg.Abandoned):
+            if body.player != other or body.record != seq or later[0].author != other:
+                return None
+        elif not isinstance(body, msg.Resign):
+            return None
+        self.records = self.records[:seq]
+        self.chain.next_seq, self.chain.head = seq, record.prev
+        self._accept(record)
+        return self._dispatch(author, body), later
 
     def _dispatch(self, author: int, body: msg.Message) -> list[ev.Event]:
         if isinstance(body, msg.Resign):
@@ -188,6 +261,10 @@ class Machine:
             self.resigned = author
             self.resign_reason = body.reason
             return [ev.Resigned(author, body.reason)]
+        if isinstance(body, msg.Abandoned):
+            self.stage = Stage.ABANDONED
+            self.abandoned, self.abandoned_at = body.player, body.record
+            return [ev.Abandoned(body.player, body.record)]
         if isinstance(body, msg.Hello):
             return self._hello(author, body)
         if isinstance(body, msg.Propose):
@@ -219,9 +296,16 @@ class Machine:
             options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
             raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
-        if body.soundness > MAX_SOUNDNESS:
+        if tuple(body.options) != tuple(options.to_dict()):
             raise RemoteProtocolError(
-                f"player 0 proposed proof soundness {body.soundness} (at most {MAX_SOUNDNESS})",
+                "malformed message: player 0 proposed the rule options out of order "
+                "(the order is RULES.md's, as SPEC.md section 18 lists them)",
+                0,
+            )
+        if not is_soundness(body.soundness):
+            raise RemoteProtocolError(
+                f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
+                f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
                 0,
             )
         self.options = options

@@ -1,19 +1,24 @@
 """Session messages: typed values and their msgpack encoding (see protocol/SPEC.md).
 
 Every message is one msgpack map with ``t`` (its type), ``v`` (the protocol
-version) and the fields of its table in the spec. ``decode`` accepts exactly
-that and nothing else: any other shape is a ``RemoteProtocolError`` that says
-what was wrong. Cryptographic payloads (``data``) are maps defined by the
-mental-poker layer and checked there.
+version) and the fields of its table in the spec, in that order, in canonical
+msgpack (``canonical.unpack``). ``decode`` accepts exactly that and nothing
+else: any other shape, an unknown field, a field of the wrong type (a bool is
+not an int), text with control or bidirectional-formatting characters, is a
+``RemoteProtocolError`` that says what was wrong. ``data`` is a map of fixed
+shape per type (``DATA_FIELDS``) whose payloads are defined by the mental-poker
+layer and checked there.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
 import msgpack
 
+from p2p66.session.canonical import NonCanonical, ordered_keys, unpack
 from p2p66.session.errors import RemoteProtocolError
 
 PROTOCOL_VERSION: Final = 1
@@ -111,8 +116,20 @@ class Reveal(Message):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Message):
+    """The author leaves the match on purpose (at any time): the other player wins."""
+
     TYPE: ClassVar[str] = "resign"
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned(Message):
+    """The author's claim that ``player`` went silent owing record ``record`` (this one's
+    sequence number) past the time limit and the reconnect grace: it wins by forfeit."""
+
+    TYPE: ClassVar[str] = "abandoned"
+    player: int
+    record: int
 
 
 MESSAGE_TYPES: Final[dict[str, type[Message]]] = {
@@ -129,6 +146,7 @@ MESSAGE_TYPES: Final[dict[str, type[Message]]] = {
         Keys,
         Reveal,
         Resign,
+        Abandoned,
     )
 }
 
@@ -146,9 +164,34 @@ _FIELD_TYPES: Final[dict[str, type]] = {
     "data": dict,
     "move": str,
     "seed": bytes,
+    "player": int,
+    "record": int,
 }
 _FIXED_BYTES: Final = {"public_key": 32, "commitment": 32, "nonce": 32, "seed": 32}
 _MAX_TEXT: Final = 200
+
+DATA_FIELDS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
+    "deal": (("payloads",),),
+    "move": ((), ("payload",)),
+    "keys": (("payload",),),
+    "reveal": (("payload",),),
+}
+"""The shapes ``data`` may take per message type: the keys, in order."""
+
+
+def unsafe_text(text: str) -> str | None:
+    """Why ``text`` may not travel in a message (None if it may).
+
+    Refused: control, format (Cf: the bidirectional overrides and isolates, the
+    zero-width characters), private-use, surrogate and unassigned characters,
+    and the line and paragraph separators: all of them can rewrite what a
+    terminal shows next to them.
+    """
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            return f"it holds the character U+{ord(ch):04X} ({category})"
+    return None
 
 
 def encode(message: Message) -> bytes:
@@ -171,39 +214,51 @@ def decode(data: bytes, author: int | None = None) -> Message:
     if len(data) > MAX_MESSAGE:
         raise bad(f"{len(data)} bytes is over the {MAX_MESSAGE}-byte limit")
     try:
-        obj = msgpack.unpackb(data, raw=False, strict_map_key=True)
-    except Exception as exc:  # msgpack raises many types; all mean malformed input
-        raise bad(f"not msgpack ({type(exc).__name__})") from None
+        obj = unpack(data)
+    except NonCanonical as exc:
+        raise bad(str(exc)) from None
     if not isinstance(obj, dict):
         raise bad("a message must be a map")
     version = obj.get("v")
-    if version != PROTOCOL_VERSION:
+    if type(version) is not int or version != PROTOCOL_VERSION:
         raise RemoteProtocolError(
-            f"protocol version {version!r} is not supported (this p2p66 speaks "
-            f"version {PROTOCOL_VERSION})",
+            f"malformed message: protocol version {version!r} is not supported (this p2p66 "
+            f"speaks version {PROTOCOL_VERSION})",
             author,
         )
     kind = obj.get("t")
     cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise bad(f"unknown message type {obj.get('t')!r}")
+        raise bad(f"unknown message type {_shown(obj.get('t'))}")
     names = [f.name for f in fields(cls)]
-    extra = sorted(set(obj) - {"t", "v", *names})
-    if extra:
-        raise bad(f"{cls.TYPE} has unexpected fields {extra}")
+    wrong = ordered_keys(obj, [("t", "v", *names)])
+    if wrong is not None:
+        raise bad(f"{cls.TYPE}: {wrong}")
     values: dict[str, Any] = {}
     for name in names:
-        if name not in obj:
-            raise bad(f"{cls.TYPE} lacks the field {name!r}")
         value = obj[name]
         expected = _FIELD_TYPES[name]
-        if not isinstance(value, expected) or isinstance(value, bool):
+        if type(value) is not expected:
             raise bad(f"{cls.TYPE}.{name} must be {expected.__name__}")
         if isinstance(value, bytes) and name in _FIXED_BYTES and len(value) != _FIXED_BYTES[name]:
             raise bad(f"{cls.TYPE}.{name} must be {_FIXED_BYTES[name]} bytes")
-        if isinstance(value, str) and len(value) > _MAX_TEXT:
-            raise bad(f"{cls.TYPE}.{name} is longer than {_MAX_TEXT} characters")
+        if isinstance(value, str):
+            if len(value) > _MAX_TEXT:
+                raise bad(f"{cls.TYPE}.{name} is longer than {_MAX_TEXT} characters")
+            unsafe = unsafe_text(value)
+            if unsafe is not None:
+                raise bad(f"{cls.TYPE}.{name} is not plain text: {unsafe}")
         if isinstance(value, int) and not 0 <= value < 2**31:
             raise bad(f"{cls.TYPE}.{name} is out of range")
+        if name == "data" and isinstance(value, dict):
+            wrong = ordered_keys(value, DATA_FIELDS[cls.TYPE])
+            if wrong is not None:
+                raise bad(f"{cls.TYPE}.data: {wrong}")
         values[name] = value
     return cls(**values)
+
+
+def _shown(value: object) -> str:
+    """A peer's value in an error message: short, and never raw control characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -23,10 +23,14 @@ from p2p66.crypto.messages import HandPayload, Reveal
 from p2p66.crypto.party import DealParty
 from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
-from p2p66.engine.partial import PartialHand
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
-from p2p66.session.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2p66.session.errors import (
+    AuditFinding,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from p2p66.session.machine import Machine, Stage, software
 from p2p66.session.records import Record, RecordError, make_record
 
@@ -76,6 +80,9 @@ class Peer:
         self._replies: list[HandPayload] = []
         self._outbox: list[Record] = []
         self._events: list[ev.Event] = []
+        self._ended_at: int | None = None
+        self.voided: list[Record] = []
+        """Our records voided by a resignation or claim that crossed them (see Machine)."""
 
     # ------------------------------------------------------------ LocalSide
 
@@ -111,6 +118,13 @@ class Peer:
             )
         if record.author != 1 - self.seat:
             raise RemoteProtocolError("a record from an unknown seat", 1 - self.seat)
+        if self._ended_at is not None and record.seq >= self._ended_at:
+            return []  # crossed our resignation or claim: void, it ends the match first
+        crossed = self.machine.end_crossed(record)
+        if crossed is not None:
+            events, self.voided = crossed
+            self._outbox = [r for r in self._outbox if r not in self.voided]
+            return events
         events = self.machine.receive(record)
         return events + self._pump()
 
@@ -164,12 +178,26 @@ class Peer:
         events = self._send(msg.Move(hand.number, MOVE_NOTATION[code], data))
         return events + self._pump()
 
-    def resign(self, reason: str = "resigned") -> list[ev.Event]:
-        """Resign the match (possible whenever it is our turn to send)."""
+    @property
+    def can_end(self) -> bool:
+        """The match is under way (coin flip begun, not over): it can be resigned or claimed."""
         exp = self.machine.expected()
-        if exp is None or exp.author != self.seat or msg.Resign not in exp.kinds:
-            raise LocalProtocolError("you can resign only when it is your turn")
+        return exp is not None and msg.Resign in exp.kinds
+
+    def resign(self, reason: str = "resigned") -> list[ev.Event]:
+        """Resign the match, whoever's turn it is (once it is under way)."""
+        if not self.can_end:
+            raise LocalProtocolError("there is no match under way to resign")
+        self._ended_at = self.machine.chain.next_seq
         return self._send(msg.Resign(reason[:200]))
+
+    def claim_abandoned(self) -> list[ev.Event]:
+        """Claim that the other player, who owes the next record, abandoned the match."""
+        exp = self.machine.expected()
+        if not self.can_end or exp is None or exp.author == self.seat:
+            raise LocalProtocolError("only a player waiting on the other can claim abandonment")
+        self._ended_at = self.machine.chain.next_seq
+        return self._send(msg.Abandoned(exp.author, self._ended_at))
 
     # ------------------------------------------------------------ internals
 
@@ -180,6 +208,11 @@ class Peer:
         )
         try:
             events = self.machine.receive(record)
+        except AuditFinding as exc:
+            if exc.culprit == self.seat:
+                raise LocalProtocolError(f"our own {message.TYPE} convicts us: {exc}") from exc
+            self._outbox.append(record)  # accepted: it completes the evidence, send it too
+            raise
         except ProtocolError as exc:
             raise LocalProtocolError(f"our own {message.TYPE} was refused: {exc}") from exc
         self._outbox.append(record)
@@ -239,19 +272,6 @@ class Peer:
         hand = self.machine.hand
         assert hand is not None and self.party is not None
         party = self.party
-        before = hand.debts(self.seat)
-        after = PartialHand(hand.options, hand.dealer)
-        after.known = list(hand.public.known)
-        after.moves = [*hand.public.moves, code]
-        ledger = hand.crypto.ledger
-        takes = set(before.takes)
-        takes.update(
-            pos
-            for pos in after.positions_held(self.seat)
-            if ledger.positions[pos].holder != self.seat and ledger.positions[pos].card is not None
-        )
-        if code == EXCHANGE:
-            takes.discard(ledger.face_up)  # the exchange itself hands us the face-up card
         shown: list[Reveal] = []
         if code < MARRY_BASE:
             shown = [party.play(party.position_of(code))]
@@ -263,18 +283,13 @@ class Peer:
             ]
         elif code == EXCHANGE:
             shown = [party.exchange(party.position_of(hand.state.exchange_card))]
-        other = 1 - self.seat
-        keys = [
-            pos
-            for pos in after.positions_held(other)
-            if ledger.positions[pos].holder != other
-            and ledger.positions[pos].card is None
-            and self.seat not in ledger.positions[pos].keys
-        ]
+        owed = hand.owed_with_move(self.seat, code, shown)
+        if owed is None:
+            raise LocalProtocolError(f"the table refuses our own {MOVE_NOTATION[code]}")
         return [
-            *self._debt_reveals((), tuple(sorted(takes))),
+            *self._debt_reveals((), owed.takes),
             *shown,
-            *self._debt_reveals(tuple(keys), ()),
+            *self._debt_reveals(owed.keys, ()),
         ]
 
     @property

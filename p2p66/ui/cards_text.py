@@ -6,6 +6,7 @@ letter, so a monochrome terminal, ``NO_COLOR`` or a screen reader loses nothing.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -98,3 +99,18 @@ def display_order(hand: tuple[Card, ...], trump_suit: int) -> tuple[Card, ...]:
     order.append(trump_suit)
     rank_of_suit = {s: i for i, s in enumerate(order)}
     return tuple(sorted(hand, key=lambda c: (rank_of_suit[c.suit], c.rank)))
+
+
+_CARD_CODE = re.compile(r"(?<![\w'\":])([AKQJT9])([CDHS])(?![\w'\"])")
+"""A card code standing alone in a sentence: not inside a quoted example or ``marry:QH``."""
+
+
+def speak(text: str, style: TextStyle) -> str:
+    """``text`` with the engine's card codes written as the board writes cards ("TC": "10♣").
+
+    Refusals and notices come from the engine in its notation; the player
+    should read the same words everywhere. Quoted examples of what to type stay.
+    """
+    if style.ascii:
+        return text
+    return _CARD_CODE.sub(lambda m: card_text(Card.parse(m[0]), style), text)

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from p2p66.engine import NotationError, Phase, PlayerView
 from p2p66.engine.moves import DECLARE, DRAW, PASS, describe, parse_move_code
 from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order
-from p2p66.ui.explain import why_not
+from p2p66.ui.explain import ordered_legal, why_not
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
+SHEET_WORDS = frozenset({"s", "score", "scores", "sheet"})
+REPEAT_WORDS = frozenset({"r", "repeat", "again", "hand"})
 MARRY_WORDS = frozenset({"m", "marry", "marriage"})
 FORCE_DECLARE = frozenset({"declare!", "d!", "66!"})
 
@@ -41,7 +43,17 @@ class Rejected:
     reason: str
 
 
-Entry = Submit | Help | Quit | Rejected
+@dataclass(frozen=True, slots=True)
+class ShowSheet:
+    """The match's score sheet, asked for with ``s`` or ``score`` (any time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Tell the position again (``r``, ``repeat``): in ``--plain`` it scrolled by as text."""
+
+
+Entry = Submit | Help | Quit | Rejected | ShowSheet | Repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +71,10 @@ def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent"
     low = raw.lower()
     if low in QUIT_WORDS:
         return Quit()
+    if low in SHEET_WORDS:
+        return ShowSheet()
+    if low in REPEAT_WORDS:
+        return Repeat()
     if low.startswith("?") or low.endswith("?") or low == "help":
         return _help(view, low.strip("?").strip())
     if view is None or view.phase == Phase.OVER:
@@ -133,7 +149,9 @@ def suggestions(
     order = display_order(view.hand, view.trump_suit)
     numbers = {card.id: str(i + 1) for i, card in enumerate(order)}
     out = []
-    for move in view.legal:
+    for move in ordered_legal(view):
+        if move.kind == "declare" and view.my_points < 66:
+            continue  # a sure loss: offered nowhere, typed only as "declare!"
         card = move.card
         if move.kind == "play" and card is not None:
             keys = [card.code.lower(), numbers[card.id], f"play:{card.code.lower()}"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from p2p66.engine import EngineError, IllegalMoveError, Phase, PlayerView
 from p2p66.engine.cards import KING, QUEEN
 from p2p66.engine.determinize import determinize
-from p2p66.engine.moves import MOVES, describe
-from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, suit_name
+from p2p66.engine.moves import MOVES, Move, describe
+from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order, suit_name
 
 
 def why_not(view: PlayerView, code: int, opponent: str = "the opponent") -> str | None:
@@ -114,12 +114,25 @@ def _phase_rules(view: PlayerView, opponent: str, trump: str, style: TextStyle) 
     return ["You won the last trick of a closed hand: declare 66 (d) if you have it, or pass (p)."]
 
 
+def ordered_legal(view: PlayerView) -> list[Move]:
+    """The legal moves in the order the hand is shown: cards as numbered, then marriages, words."""
+    order = {card.id: i for i, card in enumerate(display_order(view.hand, view.trump_suit))}
+    kinds = {"play": 0, "marry": 1}
+
+    def key(move: Move) -> tuple[int, int]:
+        place = order.get(move.card.id, len(order)) if move.card is not None else len(order)
+        return (kinds.get(move.kind, 2), place)
+
+    return sorted(view.legal, key=key)
+
+
 def _legal_words(view: PlayerView, style: TextStyle) -> list[str]:
     words = []
-    plays = [m.card for m in view.legal if m.kind == "play" and m.card is not None]
+    legal = ordered_legal(view)
+    plays = [m.card for m in legal if m.kind == "play" and m.card is not None]
     if plays:
         words.append("play " + ", ".join(card_text(c, style) for c in plays))
-    for move in view.legal:
+    for move in legal:
         if move.kind == "marry" and move.card is not None and move.card.rank in (KING, QUEEN):
             words.append(f"m {card_text(move.card, style)} ({describe(move.code)})")
         elif move.kind not in ("play", "marry"):
@@ -143,4 +156,4 @@ def help_lines(
         return ["No hand is being played yet."]
     if code is not None:
         return [move_help(view, code, opponent)]
-    return rules_now(view, opponent, style)
+    return [*rules_now(view, opponent, style), "Type s (or score) for the score sheet."]

@@ -65,6 +65,10 @@ def narrate(event: TableEvent, before: PlayerView | None, voice: Voice) -> tuple
     if isinstance(event, ViewChanged):
         return _changes(event.view, before, voice, None)
     if isinstance(event, HandStarted):
+        target = event.view.options.match_target
+        if event.hand_number == 1 and target:
+            first = f"The first to {target} game point{'s' if target != 1 else ''} wins the match."
+            return (first, _hand_started(event, voice))
         return (_hand_started(event, voice),)
     if isinstance(event, HandOver):
         standing = voice.score(event.game_points)

@@ -23,12 +23,14 @@ from p2p66.ui.cards_text import (
     card_text,
     cards_text,
     display_order,
+    speak,
     suit_name,
 )
-from p2p66.ui.entry import Help, Quit, Rejected, interpret, suggestions
+from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
+from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import MatchOver, Table, TableEvent
 
@@ -56,6 +58,31 @@ class StdinLines:
 
     async def readline(self) -> str | None:
         return await self._queue.get()
+
+
+async def read_line(timeout: float | None) -> str | None:
+    """One line of ``sys.stdin`` (``None`` at end of input or after ``timeout`` s).
+
+    A daemon thread reads it, so a player who never answers cannot keep the
+    process from exiting.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str | None] = loop.create_future()
+
+    def deliver(text: str | None) -> None:
+        if not answer.done():
+            answer.set_result(text)
+
+    def read() -> None:
+        line = sys.stdin.readline()
+        with contextlib.suppress(RuntimeError):  # the loop may be gone: nobody waits any more
+            loop.call_soon_threadsafe(deliver, line.rstrip("\r\n") if line else None)
+
+    threading.Thread(target=read, name="p2p66-stdin-line", daemon=True).start()
+    try:
+        return await asyncio.wait_for(answer, timeout)
+    except TimeoutError:
+        return None
 
 
 class PlainUI:
@@ -162,17 +189,27 @@ class PlainUI:
             return False
         if isinstance(entry, Help):
             for text in self._help(entry.code):
+                self.write(speak(text, self.style))
+            self._retry()
+        elif isinstance(entry, Repeat):
+            view = self.screen.view
+            if view is not None:
+                for text in situation(self.screen, view, self.style):
+                    self.write(text)
+            self._retry()
+        elif isinstance(entry, ShowSheet):
+            for text in sheet_lines(self.screen.sheet, self.screen.voice):
                 self.write(text)
             self._retry()
         elif isinstance(entry, Rejected):
-            self.write(f"Not accepted: {entry.reason}.")
+            self.write(f"Not accepted: {speak(entry.reason, self.style)}.")
             self._retry()
         else:
             try:
                 await self.table.submit(entry.code)
                 self._sent = self.screen.view
             except IllegalMoveError as exc:
-                self.write(f"Not accepted: {exc.reason}.")
+                self.write(f"Not accepted: {speak(exc.reason, self.style)}.")
                 self._retry()
         return True
 
@@ -191,12 +228,27 @@ def situation(screen: Screen, view: PlayerView, style: TextStyle) -> list[str]:
     order = display_order(view.hand, view.trump_suit)
     hand = ", ".join(f"{i + 1} {card_text(c, style)}" for i, c in enumerate(order))
     talon = plain(talon_fragments(view, opponent, style))
+    legal = suggestions(view, "", style)
     return [
         f"Trumps are {suit_name(view.trump_suit)}; talon: {talon}.",
         f"Your hand: {hand}.",
         f"You have {view.my_points} card points and {tricks_text(view.tricks_won[view.seat])}"
         + (f", plus {view.my_held_points} held" if view.my_held_points else "")
         + f"; {opponent} has shown {cards_text(view.opponent_shown, style)}.",
-        turn_line(screen, style),
-        "Legal moves: " + ", ".join(s.text for s in suggestions(view, "", style)) + ".",
+        *turn_sentences(turn_line(screen, style)),
+        "Legal moves: " + ", ".join(_spoken_move(s.text, style) for s in legal) + ".",
     ]
+
+
+def turn_sentences(line: str) -> list[str]:
+    """The turn line as whole sentences: what to do, then the keys ("Keys: c close, ? help.")."""
+    what, *keys = line.split(" · ")
+    sentences = [what if what.endswith((".", "?", ")")) else what + "."]
+    if keys:
+        sentences.append("Keys: " + ", ".join(keys) + ".")
+    return sentences
+
+
+def _spoken_move(text: str, style: TextStyle) -> str:
+    """A legal move as the board writes it, still typeable: "10♣", "m K♥", "close"."""
+    return speak(text.replace("marry:", "m "), style)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from p2p66.engine import HandResult, PlayerView
 from p2p66.ui.narrate import Voice, narrate
+from p2p66.ui.scoresheet import SheetRow
 from p2p66.ui.table import (
     ConnectionStatus,
     HandOver,
@@ -38,6 +39,7 @@ class Screen:
     connection: ConnectionStatus = CONNECTING
     result: HandResult | None = None
     match_over: MatchOver | None = None
+    sheet: tuple[SheetRow, ...] = ()  # every hand that ended, for the score sheet
 
     @property
     def my_turn(self) -> bool:
@@ -80,7 +82,13 @@ def advance(screen: Screen, event: TableEvent) -> tuple[Screen, tuple[str, ...]]
     elif isinstance(event, MovePlayed | ViewChanged):
         new = replace(screen, view=event.view)
     elif isinstance(event, HandOver):
-        new = replace(screen, result=event.result, game_points=event.game_points)
+        row = SheetRow(screen.hand_number, event.result, event.game_points)
+        new = replace(
+            screen,
+            result=event.result,
+            game_points=event.game_points,
+            sheet=(*screen.sheet, row),
+        )
     elif isinstance(event, MatchOver):
         new = replace(screen, match_over=event, game_points=event.game_points)
     elif isinstance(event, ConnectionStatus):

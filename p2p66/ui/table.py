@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from p2p66.engine import HandResult, Phase, PlayerView
-from p2p66.engine.moves import MOVES, PASS
+from p2p66.engine.moves import DRAW, MOVES, PASS
 
 ConnectionState = Literal["local", "connecting", "connected", "reconnecting", "waiting", "closed"]
 CONNECTION_STATES: tuple[ConnectionState, ...] = (
@@ -108,9 +108,15 @@ def automatic(view: PlayerView | None) -> int | None:
     """A move the table plays for the seat without asking, or None.
 
     Going on after a marriage, or at the last trick of a closed hand, while
-    short of 66: declaring could only lose the hand, so nobody is asked.
+    short of 66: declaring could only lose the hand, so nobody is asked. And
+    drawing after a won trick when nothing else (closing, exchanging) is
+    allowed then: there is nothing to choose.
     """
-    if view is None or not view.my_turn or view.my_points >= 66:
+    if view is None or not view.my_turn:
+        return None
+    if view.phase == Phase.DRAW and all(move.code == DRAW for move in view.legal):
+        return DRAW
+    if view.my_points >= 66:
         return None
     if view.phase in (Phase.MARRIAGE_DECLARE, Phase.FINAL_DECLARE):
         return PASS

@@ -31,14 +31,16 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
-from p2p66.ui.cards_text import TextStyle, shown
-from p2p66.ui.entry import Help, Quit, Rejected, Submit, interpret, suggestions
+from p2p66.ui.cards_text import TextStyle, shown, speak
+from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, Submit, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import board_lines, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
 
+KEEP_READING = "(Type your next move, or press Esc, to close this.)"
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
 CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits for Enter
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
@@ -81,6 +83,7 @@ class TerminalUI:
             output=output,
         )
         _wrap_validation_toolbar(self.session)
+        self.session.default_buffer.on_text_changed += lambda _buffer: self._show()
 
     @property
     def opponent(self) -> str:
@@ -134,6 +137,10 @@ class TerminalUI:
                 return
             if isinstance(entry, Help):
                 self._show(*self.help_lines(entry.code))
+            elif isinstance(entry, ShowSheet):
+                self._show(*self._sheet_lines())
+            elif isinstance(entry, Repeat):
+                self._show("The board above shows the whole position.")
             elif isinstance(entry, Rejected):
                 self._show(f"Not accepted: {entry.reason}.")
                 default = text
@@ -157,7 +164,11 @@ class TerminalUI:
             self.screen, sentences = advance(self.screen, event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
-            if isinstance(event, HandStarted):
+            if isinstance(event, HandOver):
+                # the result stays in view, with the sheet, until the player types or presses Esc
+                result = sentences[0] if sentences else "The hand is over."
+                self._panel = (result, *self._sheet_lines(), KEEP_READING)
+            elif isinstance(event, HandStarted) and KEEP_READING not in self._panel:
                 self._panel = ()  # help about the last hand is stale in the new one
             if isinstance(event, ECHOED):
                 self._say(*sentences)
@@ -201,12 +212,15 @@ class TerminalUI:
         )
         return self._shown([*fitted, ("class:prompt", "> ")])
 
+    def _sheet_lines(self) -> list[str]:
+        return sheet_lines(self.screen.sheet, self.screen.voice)
+
     def _size(self) -> Size:
         return self.session.output.get_size()
 
     def _show(self, *lines: str) -> None:
         """Put ``lines`` in the board's panel (none: close it); the board stays in view."""
-        self._panel = lines
+        self._panel = tuple(speak(line, self.style) for line in lines)
         self.session.app.invalidate()
 
     def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
@@ -231,7 +245,7 @@ class TerminalUI:
 
         @kb.add("m", filter=empty)
         def _marry(event: KeyPressEvent) -> None:
-            event.current_buffer.insert_text("marry:")
+            event.current_buffer.insert_text("m ")  # as typed: "m kh", the help's own words
             event.current_buffer.start_completion(select_first=False)
 
         @kb.add("?")
@@ -246,6 +260,10 @@ class TerminalUI:
         @kb.add("escape", eager=True)
         def _close_panel(event: KeyPressEvent) -> None:
             self._show()
+
+        @kb.add("s", filter=empty)
+        def _score_sheet(event: KeyPressEvent) -> None:
+            self._show(*self._sheet_lines())
 
         return kb
 
@@ -303,4 +321,5 @@ class _MoveValidator(Validator):
         entry = interpret(self.ui.screen.view, document.text, self.ui.opponent)
         if isinstance(entry, Rejected):
             clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
-            raise ValidationError(cursor_position=len(document.text), message=entry.reason + clear)
+            reason = speak(entry.reason, self.ui.style)
+            raise ValidationError(cursor_position=len(document.text), message=reason + clear)

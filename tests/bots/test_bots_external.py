@@ -210,3 +210,15 @@ def test_a_bot_that_faulted_is_restarted_for_the_next_game(tmp_path: Path) -> No
     kinds = [r.forfeit.kind if r.forfeit else None for r in outcome.results]
     assert kinds == [None, "crash", None, "crash"]
     assert len(log.read_text().split()) == 2
+
+
+def test_stopping_a_bot_that_closed_its_input_raises_nothing() -> None:
+    """What a dead bot never read is dropped: no BrokenPipeError escapes ``stop``."""
+    script = "import os, sys, time; os.close(0); print('gone', flush=True); time.sleep(0.5)"
+    proc = BotProcess((sys.executable, "-c", script))
+    proc.start()
+    with pytest.raises(BotFault):
+        proc.receive(10.0)  # "gone" is not JSON; by now its input is closed
+    with pytest.raises(BotFault, match="exited"):
+        proc.send({"type": "hello", "pad": "x" * 100})
+    assert proc.stop(grace=5.0) == 0

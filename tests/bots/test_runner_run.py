@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from p2p66.bots import Bot, Turn, parse_bot_spec
+from p2p66.bots.external import ExternalBot
 from p2p66.bots.random_bot import RandomBot
 from p2p66.engine import preset
 from p2p66.engine.moves import MOVES, Move
 from p2p66.engine.state import new_hand
+from p2p66.net.identity import check_name
 from p2p66.replay.verify import verify_file
 from p2p66.runner.deals import bot_seed, deal_deck
 from p2p66.runner.game import GameSpec, TimeControl, play_game
+from p2p66.runner.loopback import seat_name
 from p2p66.runner.records import GameResult, ResultsFileError
 from p2p66.runner.run import RunConfig, one_hand, open_results, read_results, run
 from p2p66.runner.stats import Sprt
 from p2p66.runner.transport import TransportUnavailable, get_transport
+
+ROOT = Path(__file__).resolve().parents[2]
 
 RULES = preset("sixty-six")
 
@@ -206,3 +212,30 @@ def test_loopback_plays_real_peers_and_forfeits_faults(tmp_path: Path) -> None:
         result = transport.play(spec, bot, RandomBot(2))
         assert result.forfeit is not None
         assert (result.forfeit.side, result.forfeit.kind) == ("a", kind)
+
+
+@pytest.mark.timeout(60)
+def test_loopback_replays_name_the_seats_after_the_bots(tmp_path: Path) -> None:
+    sample = ExternalBot((sys.executable, str(ROOT / "scripts" / "sample_bot.py")), RULES)
+    recorded = GameSpec(5, 2, 1, 4, one_hand(RULES), mode="hands", replay_dir=str(tmp_path))
+    try:
+        result = get_transport("loopback").play(recorded, sample, RandomBot(2))
+    finally:
+        sample.close()
+    assert result.forfeit is None
+    report = verify_file(tmp_path / "game-000005.p66").report
+    assert report.exit_code == 0, report.problem
+    assert [p.name for p in report.players] == ["random", "sample"]  # sample: its ready name
+
+
+def test_a_bot_name_becomes_a_valid_player_name() -> None:
+    class Named(RandomBot):
+        pass
+
+    for raw, want in (("strong", "strong"), ("a\nb\x1b[2K", "a b [2K"), ("\u202e", "bot-1")):
+        bot = Named(1)
+        bot.name = raw
+        assert seat_name(bot, 1) == want and check_name(want) == want
+    long = Named(1)
+    long.name = "x" * 80
+    assert len(seat_name(long, 0)) == 32

@@ -8,10 +8,11 @@ from dataclasses import replace
 
 from p2p66.crypto import PUBLIC, DealParty, HandConfig, RekeyStep, ShuffleStep
 from p2p66.crypto.config import FACE_DOWN
+from p2p66.crypto.deckproof import prove_deck_shuffle
 from p2p66.crypto.group import Point
 from p2p66.crypto.memory import MemoryTable
 from p2p66.crypto.rekey import RekeyStatement, prove_rekey
-from p2p66.crypto.shuffle import ShuffleStatement, prove_shuffle
+from p2p66.crypto.shuffle import ShuffleStatement
 from p2p66.engine.options import preset
 
 SESSION = hashlib.sha256(b"p2p66 crypto tests").digest()
@@ -71,10 +72,7 @@ def forged_shuffle(party: DealParty, honest: ShuffleStep, edit: DeckEdit) -> Shu
     deck = tuple(edit(list(honest.deck)))
     ctx = party.config.context(party.seat, honest.seq, ShuffleStep.KIND)
     stmt = ShuffleStatement(ctx, party.state.decks[-1], deck, honest.lock)
-    sec = party.secrets
-    proof = prove_shuffle(
-        stmt, sec.lock, sec.perm, nonce_key=stmt.nonce_key(sec.base), rounds=party.config.soundness
-    )
+    proof = prove_deck_shuffle(party.config, stmt, party.secrets)
     return replace(honest, deck=deck, proof=proof)
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p66.crypto import DEFAULT_SOUNDNESS, DealParty, LocalUsageError, audit
+from p2p66.crypto.config import ProofKind
 from p2p66.crypto.memory import MemoryTable, play_two_player_hand
 from p2p66.engine.cards import KING, QUEEN
 from p2p66.engine.deal import deal_layout
@@ -94,7 +95,9 @@ def test_default_soundness_hand() -> None:
     table.reveal_seeds()
     report = audit(table.parties[0].transcript())
     assert report.proofs_checked == 4
-    assert len(table.parties[0].state.payloads[0].proof) == 32 + 80 * (32 + 24)
+    # the default is the shuffle argument (issue 17), no longer 80 cut-and-choose rounds
+    assert config.proof is ProofKind.ARGUMENT
+    assert len(table.parties[0].state.payloads[0].proof) == 32 * (3 * 24 + 6)
 
 
 @pytest.mark.parametrize("soundness", MODES)

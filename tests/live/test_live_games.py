@@ -385,7 +385,10 @@ def _garbled(code: str) -> str:
 @pytest.mark.timeout(60)
 def test_wrong_join_code_fails_cleanly(tmp_path: Path) -> None:
     joined, host_code, host_err = host_then_join(
-        tmp_path, ["--bot", "random", "--wait", "5"], ["--bot", "random"], code_of=_garbled
+        tmp_path,
+        ["--bot", "random", "--wait", "5", "--once"],
+        ["--bot", "random"],
+        code_of=_garbled,
     )
     assert joined.returncode == 3
     assert "cannot join" in joined.stderr

@@ -21,7 +21,7 @@ from replaykit import REPLAYS, load_generator
 
 from p2p66.replay.export import export_json, export_text
 from p2p66.replay.fileio import PREAMBLE, ReplayFormatError, parse_replay
-from p2p66.replay.report import Status
+from p2p66.replay.report import ProblemKind, Status
 from p2p66.replay.show import show_chunks
 from p2p66.replay.verify import Verification, verify_bytes, verify_records
 from p2p66.session.records import Record
@@ -50,8 +50,11 @@ def use(v: Verification) -> None:
     """Everything built on a verification works on whatever it found."""
     assert v.report.exit_code in (0, 1, 2)
     assert (v.report.problem is not None) == (v.report.status is Status.INVALID)
-    json.dumps(v.report.to_json())
-    v.report.summary_lines()
+    doc = v.report.to_json()
+    json.dumps(doc)
+    if doc["error"] is not None:  # a fixed kind, never text taken from the file
+        assert doc["error"]["kind"] in {k.value for k in ProblemKind}
+    assert all(ch.isprintable() for line in v.report.summary_lines() for ch in line)
     for seat in (None, 0, 1):
         show_chunks(v, seat, TextStyle(ascii=True, color=False))
     export_text(v)

@@ -116,7 +116,7 @@ def start(ns: str, workdir: Path, who: str, *args: str) -> Player:
 
 def host(ns: str, workdir: Path, *extra: str) -> Player:
     return start(
-        ns, workdir, "host", "host", "--port", "6666", "--target", "2", "--soundness", "0",
+        ns, workdir, "host", "host", "--port", "6666", "--target", "2", "--soundness", "off",
         "--wait", "60", "--replay-dir", str(workdir / "host-replays"), *BOT_MATCH, *extra,
     )  # fmt: skip
 

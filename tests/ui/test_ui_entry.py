@@ -73,7 +73,7 @@ def test_ui_entry_enter_draws_after_winning_a_trick() -> None:
 def test_ui_entry_suggestions_complete_prefixes_with_legal_moves_only() -> None:
     view = view_of(dealt(), 0)
     assert [s.text for s in suggestions(view, "")] == [
-        *("TC", "JD", "KH", "QH", "9H", "AS"),  # the engine's order of legal moves
+        *("AS", "TC", "JD", "KH", "QH", "9H"),  # the hand's order as shown and numbered
         *("marry:KH", "marry:QH", "close"),
     ]
     assert [s.text for s in suggestions(view, "k")] == ["KH"]
@@ -170,3 +170,39 @@ def test_ui_entry_going_on_short_of_66_is_automatic() -> None:
     assert automatic(replace(married, phase=Phase.LEAD)) is None
     assert automatic(view_of(play(dealt(), "AS", "9S", "draw", "marry:KH"), 1)) is None
     assert automatic(None) is None
+
+
+def test_ui_drawing_is_automatic_only_when_nothing_else_may_be_done() -> None:
+    """After a won trick the player is asked only if closing (or exchanging) is possible."""
+    from p2p66.engine.moves import MOVES
+
+    won = view_of(play(dealt(), "AS", "9S"), 0)
+    assert won.phase == Phase.DRAW and {m.kind for m in won.legal} == {"draw", "close"}
+    assert automatic(won) is None  # closing is a real choice: asked
+    only_draw = replace(won, legal=(MOVES[DRAW],))
+    assert automatic(only_draw) == DRAW
+    assert automatic(replace(only_draw, my_points=70)) == DRAW
+
+
+def test_ui_refusals_speak_the_boards_language() -> None:
+    from p2p66.ui.cards_text import TextStyle, speak
+
+    symbols = TextStyle()
+    assert speak("TC is not in your hand", symbols) == "10♣ is not in your hand"
+    example = "expected a card (e.g. 'AH', '10h'), 'marry:QH' (or 'm qh')"
+    assert speak(example, symbols) == example  # what to type stays as typed
+    assert speak("TC is not in your hand", ASCII) == "TC is not in your hand"
+
+
+def test_ui_legal_moves_are_listed_in_the_hands_order_and_never_a_sure_loss() -> None:
+    from p2p66.ui.cards_text import display_order
+
+    view = view_of(play(dealt(), "AS"), 1)
+    shown = [c.code for c in display_order(view.hand, view.trump_suit)]
+    listed = [s.text for s in suggestions(view, "", ASCII)]
+    assert listed == [c for c in shown if c in listed]
+    assert [s.display.split()[0] for s in suggestions(view, "", ASCII)] == [
+        str(i + 1) for i in range(len(listed))
+    ]
+    married = view_of(play(dealt(), "AS", "9S", "draw", "marry:KH"), 0)
+    assert all(s.text != "declare" for s in suggestions(replace(married, my_points=40), ""))

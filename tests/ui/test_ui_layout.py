@@ -17,14 +17,15 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 from uikit import ASCII, choose, dealt, keystrokes
 
-from p2p66.engine import preset, view_of
+from p2p66.engine import HandResult, HowEnded, IllegalMoveError, preset, view_of
 from p2p66.ui.bots import FirstLegalBot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, status_bar, wrap
+from p2p66.ui.scoresheet import SheetRow, sheet_lines
 from p2p66.ui.screen import Screen
-from p2p66.ui.table import ConnectionStatus
+from p2p66.ui.table import ConnectionStatus, HandOver, HandStarted, MatchOver, TableEvent
 from p2p66.ui.terminal import TerminalUI
 
 SEED = 3
@@ -178,3 +179,88 @@ def test_the_status_bar_fits_any_width_and_keeps_whose_turn(width: int) -> None:
 def test_wrap_drops_the_blank_at_a_break() -> None:
     text = plain(wrap([("", "aaaa bbbb cccc dddd")], 10))
     assert text.split("\n") == ["aaaa bbbb", "    cccc", "    dddd"]
+
+
+class QueueTable:
+    """A table whose events the test feeds one by one: the protocol, nothing more."""
+
+    def __init__(self) -> None:
+        self.events: asyncio.Queue[TableEvent] = asyncio.Queue()
+
+    @property
+    def failure(self) -> str | None:
+        return None
+
+    @property
+    def seat(self) -> int:
+        return 0
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return ("Ann", "Expert Bot")
+
+    async def next_event(self) -> TableEvent:
+        return await self.events.get()
+
+    async def submit(self, move_code: int) -> None:
+        raise IllegalMoveError(str(move_code), "nothing to play in this test")
+
+    async def close(self) -> None:
+        pass
+
+
+def _result(winner: int, points: int) -> HandResult:
+    return HandResult(winner, points, HowEnded.DECLARED_66, (70, 20), (4, 2), winner, None)
+
+
+@pytest.mark.timeout(30)
+def test_a_hands_result_and_the_score_sheet_stay_until_the_player_goes_on() -> None:
+    term = Terminal(80, 24)
+
+    async def main() -> tuple[list[str], list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            term.keyboard = pipe
+            table = QueueTable()
+            ui = TerminalUI(table, ASCII, input=pipe, output=term.output(), patch=False)
+            run = asyncio.create_task(ui.run())
+            view = view_of(dealt(), 0)
+            table.events.put_nowait(HandStarted(1, view, (0, 0)))
+            table.events.put_nowait(HandOver(_result(1, 2), (0, 2)))
+            table.events.put_nowait(HandStarted(2, view, (0, 2)))
+
+            def shows(text: str) -> bool:
+                return any(text in row for row in term.rows())
+
+            await _until(lambda: ui.screen.hand_number == 2 and shows("Score sheet:"), "sheet")
+            await asyncio.sleep(0.2)
+            after_next_deal = term.rows()
+            pipe.send_text("1")  # typing the next move closes it
+            await _until(lambda: not shows("Score sheet:"), "the sheet to close")
+            closed = term.rows()
+            pipe.send_text("\x15s")  # Ctrl-U, then s on the empty line: the sheet again
+            await _until(lambda: shows("Score sheet:"), "the sheet on request")
+            asked = term.rows()
+            table.events.put_nowait(MatchOver(None, (0, 2)))
+            await asyncio.wait_for(run, 10)
+        return after_next_deal, closed, asked
+
+    after_next_deal, closed, asked = asyncio.run(main())
+    text = "\n".join(after_next_deal)
+    assert "Expert Bot declares 66 truly and scores 2 game points" in text
+    assert "   1  Expert Bot  declared 66" in text and "+2  0-2" in text
+    assert any(row.startswith(" Your lead") for row in after_next_deal)  # the board is there too
+    assert not any("Score sheet:" in row for row in closed)
+    assert any("Score sheet:" in row for row in asked)
+
+
+def test_the_score_sheet_lines() -> None:
+    voice = Voice(0, ("Ann", "Expert Bot"), ASCII)
+    tie = HandResult(None, 0, HowEnded.MORE_POINTS, (60, 60), (3, 3), None, None)
+    rows = (SheetRow(1, _result(0, 3), (3, 0)), SheetRow(2, tie, (3, 0)))
+    assert sheet_lines(rows, voice) == [
+        "Score sheet:",
+        "hand  won by      how                 pts  match (you-Expert Bot)",
+        "   1  you         declared 66          +3  3-0",
+        "   2  nobody      tie                   0  3-0",
+    ]
+    assert sheet_lines((), voice) == ["Score sheet: no hand has ended yet."]

@@ -116,6 +116,7 @@ def test_ui_narrate_screen_logs_each_sentence_once_and_skips_latency_updates() -
     assert screen.hand_number == 1 and screen.view is not None
     assert screen.log == (
         "Connected to Bot (10 ms).",
+        "The first to 7 game points wins the match.",  # said once, at the first hand
         "Hand 1: Bot deals, trumps are hearts (JH turned up), and you lead first.",
     )
     assert SIXTY_SIX.match_target == screen.match_target

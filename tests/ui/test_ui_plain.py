@@ -139,7 +139,27 @@ def test_ui_plain_mode_keeps_lines_typed_ahead_for_the_next_turn(tmp_path: Path)
     lines = run.stdout.splitlines()
     for j, line in enumerate(lines):  # the lead is told before the position it makes
         if line.startswith("Your turn: answer "):
-            card = line.removeprefix("Your turn: answer ").split()[0]
+            card = line.removeprefix("Your turn: answer ").split()[0].rstrip(".")
             summed_up = max(i for i in range(j) if lines[i].startswith("Trumps are"))
             told_leads = [said for said in lines[:summed_up] if " leads " in said]
             assert told_leads and f"leads {card}" in told_leads[-1], lines[summed_up - 3 : j + 1]
+
+
+def test_ui_plain_speaks_in_sentences_and_repeats_the_position() -> None:
+    from uikit import SIXTY_SIX, dealt, screen_of
+
+    from p2p66.engine import view_of
+    from p2p66.ui.cards_text import TextStyle
+    from p2p66.ui.entry import Repeat, interpret
+    from p2p66.ui.plain import situation, turn_sentences
+
+    assert turn_sentences("Your lead: type a card or its number · c close · ? help") == [
+        "Your lead: type a card or its number.",
+        "Keys: c close, ? help.",
+    ]
+    symbols = TextStyle(color=False)
+    state = dealt(options=SIXTY_SIX)
+    lines = situation(screen_of(state, symbols), view_of(state, 0), symbols)
+    assert all("·" not in line for line in lines)
+    assert lines[-1].startswith("Legal moves: A♠, 10♣, J♦, K♥, Q♥, 9♥, m K♥, m Q♥, close")
+    assert interpret(view_of(state, 0), "repeat") == Repeat()

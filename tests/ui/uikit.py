@@ -57,7 +57,7 @@ def keystrokes(view: PlayerView, code: int, turn: int) -> str:
     card = move.card
     assert card is not None
     if move.kind == "marry":
-        return "m" + card.code.lower() + "\r"  # 'm' inserts "marry:"
+        return "m" + card.code.lower() + "\r"  # the 'm' key writes "m ": "m kh"
     if turn % 2:
         return str(display_order(view.hand, view.trump_suit).index(card) + 1) + "\r"
     return card.code.lower() + "\r"
