@@ -233,8 +233,8 @@ async def join_or_reply(
     except AuthenticationError:
         raise
     except NetworkError as exc:
-        if not reply:
-            raise
+        if not reply or all(scope(code.host) == "loopback" for code in codes):
+            raise  # a host on this machine: no router between us, a reply code cannot help
         say(f"Cannot reach the host: {exc}")
     return await _offer_reply(codes, me, peers, say, wait)
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from netkit import OTHER_WORDS, WORDS
 
-from p2p66.net.errors import WrongJoinCode
-from p2p66.net.identity import Identity
+from p2p66.cli.internet import join_or_reply
+from p2p66.net.errors import ConnectFailed, WrongJoinCode
+from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.reply import ReplyPoint, dial_from
 from p2p66.net.tcp import Listener
 
@@ -71,5 +73,22 @@ def test_simultaneous_open_on_loopback(alice: Identity, bob: Identity) -> None:
                 hosted.close()
             finally:
                 await point.aclose()
+
+    asyncio.run(main())
+
+
+def test_no_reply_code_for_a_host_on_this_machine(bob: Identity, tmp_path: Path) -> None:
+    """A refused loopback code is an error at once: no router to ask, nothing sent elsewhere."""
+
+    async def main() -> None:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        server.close()
+        await server.wait_closed()
+        said: list[str] = []
+        peers = KnownPeers(tmp_path / "peers.json")
+        with pytest.raises(ConnectFailed, match="refused"):
+            await join_or_reply(f"fox-lamp-river@127.0.0.1:{port}", bob, peers, said.append)
+        assert said == []
 
     asyncio.run(main())
