@@ -60,7 +60,13 @@ async def dial_from(
     where = format_address(host, port)
     try:
         if local_port:
-            sock.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", local_port))
+            try:
+                sock.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", local_port))
+            except OSError:
+                # The port cannot be shared here (no SO_REUSEPORT): dial from any port. A
+                # mapped reply code still works; only the simultaneous open is lost.
+                sock.close()
+                sock = _reusable_socket(family)
         sock.setblocking(False)
         async with asyncio.timeout(timeout):
             await asyncio.get_running_loop().sock_connect(sock, (host, port))

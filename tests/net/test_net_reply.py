@@ -92,3 +92,20 @@ def test_no_reply_code_for_a_host_on_this_machine(bob: Identity, tmp_path: Path)
         assert said == []
 
     asyncio.run(main())
+
+
+def test_dial_from_a_port_that_cannot_be_shared_dials_from_another() -> None:
+    """A listener without SO_REUSEPORT (as on Windows) holds the port: dial anyway."""
+
+    async def main() -> None:
+        held = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)  # no reuse_port
+        target = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+        held_port = held.sockets[0].getsockname()[1]
+        _, writer = await dial_from(held_port, "127.0.0.1", target.sockets[0].getsockname()[1], 5)
+        assert writer.get_extra_info("sockname")[1] != held_port
+        writer.close()
+        for server in (held, target):
+            server.close()
+            await server.wait_closed()
+
+    asyncio.run(main())
