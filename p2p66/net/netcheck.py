@@ -86,6 +86,8 @@ async def check(port: int, timeout: float = SEARCH_TIMEOUT) -> NetReport:
             test = f"ok: {mapped} -> {m.internal_address}:{m.internal_port} ({m.method}), removed"
             await session.aclose()
     cgnat = external is not None and is_carrier_grade(external)
+    if cgnat and mapped is not None:
+        test += f" (but {external} is carrier-grade: nobody on the internet reaches it)"
     codes = [JoinCode(EXAMPLE_WORDS, a, port) for a in v6_global]
     if mapped is not None and not cgnat and external is not None:
         codes.append(JoinCode(EXAMPLE_WORDS, external, port))

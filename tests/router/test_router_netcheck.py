@@ -48,6 +48,7 @@ def test_carrier_grade_home(lab: RouterLab, tmp_path: Path) -> None:
     report = _check(lab, "c", tmp_path)
     assert report["external_address"] == "100.64.0.2"
     assert report["carrier_grade"] is True
+    assert report["mapping_test"].endswith("is carrier-grade: nobody on the internet reaches it)")
     assert "carrier-grade NAT" in report["next_step"]
     assert report["join_code"] == ["fox-lamp-river@192.168.3.2:7000"]
 
