@@ -91,6 +91,8 @@ def throughput(games: int, seed: int, rounds: int) -> None:
     """
     anchor = anchor_path()
     decks = decks_for("vu", 200, seed)
+    if anchor is not None:
+        anchor(decks)  # converts the decks to the package's cards before any timing
     rates: dict[str, list[float]] = {"matches": [], "hands": [], "anchor": []}
     for _ in range(rounds):
         rates["matches"].append(runner_rate("sixty-six", "matches", games, seed))
@@ -100,7 +102,7 @@ def throughput(games: int, seed: int, rounds: int) -> None:
     matches = statistics.median(rates["matches"])
     hands = statistics.median(rates["hands"])
     print(
-        f"== throughput: random vs random through the runner, in-process, one core, "
+        f"== throughput: random vs random through the runner, in-process, per CPU-second, "
         f"median of {rounds} rounds of {games} games (engine: {engine_build()})"
     )
     print(f"   sixty-six matches to 7: {matches:.0f} matches/s")
@@ -123,47 +125,65 @@ def runner_rate(rules: str, mode: str, games: int, seed: int) -> float:
         seed=seed,
         mode=mode,  # type: ignore[arg-type]
     )
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the machine may be shared
     run(cfg)
-    return games / (time.perf_counter() - started)
+    return games / (time.process_time() - started)
 
 
 def playouts(moves: int, seed: int, budget: float) -> None:
-    """How much search ``strong`` fits in its per-move budget: worlds (PIMC) or iterations.
+    """How much search ``strong`` fits in a move: worlds (PIMC) or iterations (ISMCTS).
 
     Sixty-six uses PIMC (``worlds`` per move), vu uses ISMCTS (``iterations``
     per move); each is asked for the first ``moves`` searched decisions of
-    games against ``random`` on fixed deals.
+    games against ``random`` on fixed deals. Two figures: what its real
+    budget of ``budget`` seconds of wall time gets (a busy machine gets
+    less), and the same per ``budget`` of this process's CPU time, from
+    moves searched to a fixed count (PIMC_FIXED worlds, ISMCTS_FIXED
+    iterations) and timed.
     """
     print(f"== playouts: strong at {1000 * budget:.0f} ms per move (engine: {engine_build()})")
-    for rules, key in (("sixty-six", "worlds"), ("vu", "iterations")):
-        counts = searched_counts(rules, key, moves, seed, budget)
+    for rules, key, fixed in (
+        ("sixty-six", "worlds", PIMC_FIXED),
+        ("vu", "iterations", ISMCTS_FIXED),
+    ):
+        counts = [n for n, _ in searched(rules, key, moves, seed, StrongBot(seed, budget))]
+        timed = searched(rules, key, moves, seed, StrongBot(seed, 60.0, max_samples=fixed))
+        per_cpu = [n * budget / cpu for n, cpu in timed if cpu > 0]
         print(
-            f"   {rules}: {statistics.median(counts):.0f} {key} per move "
-            f"(median of {len(counts)} moves; mean {statistics.fmean(counts):.0f})"
+            f"   {rules}: {statistics.median(counts):.0f} {key} per move in {budget:.1f} s wall "
+            f"(median of {len(counts)} moves; mean {statistics.fmean(counts):.0f}); "
+            f"{statistics.median(per_cpu):.0f} per {budget:.1f} s of CPU"
         )
 
 
-def searched_counts(rules: str, key: str, moves: int, seed: int, budget: float) -> list[int]:
+PIMC_FIXED = 30  # worlds per timed PIMC move (sixty-six)
+ISMCTS_FIXED = 300  # iterations per timed ISMCTS move (vu)
+
+
+def searched(
+    rules: str, key: str, moves: int, seed: int, bot: StrongBot
+) -> list[tuple[int, float]]:
+    """(search count, CPU seconds) of ``bot``'s first ``moves`` searched decisions."""
     options = preset(rules)
-    bot = StrongBot(seed, budget)
     opponent = RandomBot(seed)
-    counts: list[int] = []
+    out: list[tuple[int, float]] = []
     hand = 0
-    while len(counts) < moves:
+    while len(out) < moves:
         deck = deal_deck(seed, 0, hand, options.deck_size)
         table = HandTable(new_hand(options, deck, hand & 1), first_trump(options, deck))
-        while not table.is_over and len(counts) < moves:
+        while not table.is_over and len(out) < moves:
             turn = table.turn()
             if table.state.to_act == 0:
+                started = time.process_time()
                 action = as_action(bot.choose(turn))
+                cpu = time.process_time() - started
                 if key in action.info:
-                    counts.append(int(action.info[key]))
+                    out.append((int(action.info[key]), cpu))
                 table.play(action.move.code)
             else:
                 table.play(opponent.choose(turn).code)
         hand += 1
-    return counts
+    return out
 
 
 def main() -> None:

@@ -27,22 +27,25 @@ from p2p66.runner.stats import wilson
 from p2p66.runner.tables import play_bidding_match, play_three_handed_match
 
 
-def tally(title: str, matches: int, one: Callable[[int], tuple[bool, int, float]]) -> None:
-    """Play ``matches`` matches (``one(i)``: won?, moves, thinking seconds) and print the rate."""
+def tally(
+    title: str, matches: int, one: Callable[[int], tuple[bool, tuple[int, float, float]]]
+) -> None:
+    """Play ``matches`` matches (``one(i)``: won?, the first bot's clock) and print the rate."""
     wins = moves = 0
-    thinking = 0.0
+    thinking = longest = 0.0
     started = time.perf_counter()
     for i in range(matches):
-        won, m, t = one(i)
+        won, (m, t, long) = one(i)
         wins += won
         moves += m
         thinking += t
+        longest = max(longest, long)
     rate, low, high = wilson(wins, matches)
     print(
         f"{title}: {wins}/{matches} matches = {100 * rate:.1f}% "
-        f"[95% {100 * low:.1f}-{100 * high:.1f}%], "
-        f"{1000 * thinking / max(moves, 1):.2f} ms/move over all bots, "
-        f"{time.perf_counter() - started:.1f} s"
+        f"[95% {100 * low:.1f}-{100 * high:.1f}%]; the first bot "
+        f"{1000 * thinking / max(moves, 1):.1f} ms/move on average, longest "
+        f"{1000 * longest:.0f} ms; {time.perf_counter() - started:.1f} s"
     )
 
 
@@ -50,12 +53,12 @@ def partnership(title: str, a: str, b: str, matches: int, seed: int) -> None:
     opts = table_preset("north-american")
     assert isinstance(opts, BiddingOptions)
 
-    def one(i: int) -> tuple[bool, int, float]:
+    def one(i: int) -> tuple[bool, tuple[int, float, float]]:
         deal_seed = seed + i // 2
         a_side = i % 2  # duplicate: the same deals with the partnerships swapped
         seats = [a, b, a, b] if a_side == 0 else [b, a, b, a]
         r = play_bidding_match(opts, seats, deal_seed, first_dealer=deal_seed % 4)
-        return r.winner_side == a_side, r.moves, r.seconds
+        return r.winner_side == a_side, r.bot_clock(a)
 
     tally(title, matches, one)
 
@@ -64,7 +67,7 @@ def three_seats(title: str, game: str, a: str, b: str, *, matches: int, seed: in
     """``a`` against two ``b``, the same deals with ``a`` in each of the three seats."""
     opts = table_preset(game)
 
-    def one(i: int) -> tuple[bool, int, float]:
+    def one(i: int) -> tuple[bool, tuple[int, float, float]]:
         seat, deal_seed = i % 3, seed + i // 3
         seats = [b, b, b]
         seats[seat] = a
@@ -72,7 +75,7 @@ def three_seats(title: str, game: str, a: str, b: str, *, matches: int, seed: in
             r = play_three_handed_match(opts, seats, deal_seed, first_dealer=deal_seed % 3)
         else:
             r = play_bidding_match(opts, seats, deal_seed, first_dealer=deal_seed % 3)
-        return r.winner_side == seat, r.moves, r.seconds
+        return r.winner_side == seat, r.bot_clock(a)
 
     tally(title, matches, one)
 

@@ -1,6 +1,6 @@
 """A full match between two bots in two processes over loopback TCP.
 
-Usage: python scripts/bench_net.py [--matches 2] [--soundness 0 80] [--bot random]
+Usage: python scripts/bench_net.py [--matches 2] [--soundness 0 80 256] [--bot random]
 
 For each proof soundness it runs ``p2p66 host --bot`` and ``p2p66 join --bot``
 as two processes on 127.0.0.1, then reads the replay to report: hands per
@@ -75,7 +75,7 @@ def analyse(replay: Path) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=2)
-    parser.add_argument("--soundness", type=int, nargs="+", default=[0, 80])
+    parser.add_argument("--soundness", type=int, nargs="+", default=[0, 80, 256])
     parser.add_argument("--bot", default="random")
     parser.add_argument("--target", type=int, default=7)
     args = parser.parse_args()

@@ -70,7 +70,7 @@ def build(package_dir: Path) -> list[Path]:
     """Compile the modules of ``package_dir`` and place the results beside their sources."""
     with tempfile.TemporaryDirectory(prefix="p2p66-accel-") as tmp:
         work = Path(tmp)
-        shutil.copytree(package_dir, work / PACKAGE, ignore=shutil.ignore_patterns("*.so"))
+        shutil.copytree(package_dir, work / PACKAGE, ignore=shutil.ignore_patterns("*.so", STAMP))
         paths = [f"{PACKAGE}/engine/{name}.py" for name in MODULES]
         (work / "setup.py").write_text(_SETUP.format(paths=paths, group=GROUP), encoding="utf-8")
         done = subprocess.run(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,25 +169,29 @@ def find(feature: Feature, limit: int = 200_000) -> Playthrough:
     raise SystemExit(f"no game shows {feature.name} within {limit} seeds")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+def write_or_check(files: Iterable[tuple[Path, str]], *, check: bool, root: Path) -> int:
+    """Write each (path, text), or with ``check`` list the stale ones; 1 if any is stale."""
     stale = []
-    for feature in FEATURES:
-        text = render(find(feature))
-        path = OUT / f"{feature.name}.txt"
-        if args.check:
+    for path, text in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if check:
             if not path.exists() or path.read_text() != text:
                 stale.append(path.name)
         else:
             path.write_text(text)
-            print(f"wrote {path.relative_to(OUT.parent.parent)}")
+            print(f"wrote {path.relative_to(root)}")
     if stale:
         print("stale playthroughs:", ", ".join(stale))
         return 1
     return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    files = ((OUT / f"{f.name}.txt", render(find(f))) for f in FEATURES)
+    return write_or_check(files, check=args.check, root=OUT.parent.parent)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Regenerate protocol/playthroughs/table/*.txt: one golden playthrough per rule feature
-of the bidding games (north-american, south-bend, cut-throat).
+of the bidding games (north-american, south-bend, cut-throat), and whole three-handed
+matches for its match rules (the dealer's capped score, ties carried, hand_rules).
 
 Seeded games are played by a "sensible random" policy until the first game
 that shows the feature; the search is deterministic, so rerunning this
@@ -16,17 +17,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from p2p66.engine.cards import SUIT_MASKS
-from p2p66.engine.moves import MARRY_BASE, PASS
+from regen_playthroughs import write_or_check  # the scripts folder is on sys.path
+
+from p2p66.engine import PRESETS
+from p2p66.engine.cards import SUIT_MASKS, deck_ids
+from p2p66.engine.moves import CLOSE, DECLARE, DRAW, MARRY_BASE, PASS
+from p2p66.engine.state import HandState
 from p2p66.engine.table import (
     BiddingHand,
     BiddingOptions,
     TableEnd,
     TablePhase,
+    ThreeHandedMatch,
+    ThreeHandedOptions,
     new_bidding_hand,
     table_preset,
 )
-from p2p66.engine.table.playthrough import TablePlaythrough, render
+from p2p66.engine.table.playthrough import (
+    TablePlaythrough,
+    ThreeHandedPlaythrough,
+    render,
+    render_three,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "playthroughs" / "table"
 
@@ -135,6 +147,88 @@ FEATURES = [
 ]
 
 
+@dataclass(frozen=True)
+class ThreeFeature:
+    name: str
+    options: ThreeHandedOptions
+    shows: Callable[[ThreeHandedMatch], bool]
+
+
+def three_policy(s: HandState, rng: random.Random) -> int:
+    """Declares only what it has, draws, otherwise a random card, marriage or exchange."""
+    codes = s.legal_codes()
+    if DECLARE in codes and s.score[s.to_act] >= 66:
+        return DECLARE
+    codes = [c for c in codes if c not in (DECLARE, CLOSE)] or codes
+    if PASS in codes:
+        return PASS
+    if DRAW in codes:
+        return DRAW
+    return rng.choice(codes)
+
+
+def play_three(feature: ThreeFeature, seed: int) -> tuple[ThreeHandedPlaythrough, ThreeHandedMatch]:
+    rng = random.Random(seed)
+    rules = feature.options.hand_rules
+    match = ThreeHandedMatch(feature.options, rng.randrange(3))
+    deals = []
+    while not match.is_over:
+        deck = deck_ids(rules.deck_size)
+        rng.shuffle(deck)
+        deal = match.new_hand(deck)
+        while not deal.is_over:
+            deal = deal.apply(three_policy(deal.state, rng))
+        deals.append((tuple(deck), tuple(deal.state.history)))
+        match = match.record(deal)
+    return ThreeHandedPlaythrough(
+        feature.name, feature.options, match.first_dealer, tuple(deals)
+    ), (match)
+
+
+def capped(match: ThreeHandedMatch) -> bool:
+    return any(
+        0 < r.gained[r.dealer] < r.gained[r.winner] for r in match.results if r.winner is not None
+    )
+
+
+def tie_carried_to_dealer(match: ThreeHandedMatch) -> bool:
+    rs = match.results
+    return any(
+        a.winner is None and b.winner is not None and b.gained[b.dealer] > b.hand.game_points
+        for a, b in itertools.pairwise(rs)
+    )
+
+
+TH = table_preset("three-handed")
+assert isinstance(TH, ThreeHandedOptions)
+THREE_FEATURES = [
+    ThreeFeature("three-handed-dealer-capped", TH, capped),
+    ThreeFeature(
+        "three-handed-dealer-scores-nothing",
+        replace(TH, dealer_scores="nothing"),
+        lambda m: len(m.results) >= 3,
+    ),
+    ThreeFeature(
+        "three-handed-tie-carried-to-the-dealer",
+        replace(TH, hand_rules=PRESETS["sixty-six"].with_options(unclaimed_end="points")),
+        tie_carried_to_dealer,
+    ),
+    ThreeFeature(
+        "three-handed-schnapsen-hands",
+        replace(TH, hand_rules=PRESETS["schnapsen"]),
+        lambda m: len(m.results) >= 3,
+    ),
+]
+
+
+def find_three(feature: ThreeFeature, limit: int = 20_000) -> ThreeHandedPlaythrough:
+    for seed in range(limit):
+        play, match = play_three(feature, seed)
+        if feature.shows(match):
+            return play
+    raise SystemExit(f"no match shows {feature.name} within {limit} seeds")
+
+
 def find(feature: Feature, limit: int = 100_000) -> TablePlaythrough:
     for seed in range(limit):
         play, states = play_game(feature, seed)
@@ -147,21 +241,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
-    stale = []
-    for feature in FEATURES:
-        text = render(find(feature))
-        path = OUT / f"{feature.name}.txt"
-        if args.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(path.name)
-        else:
-            path.write_text(text)
-            print(f"wrote {path.relative_to(OUT.parent.parent.parent)}")
-    if stale:
-        print("stale playthroughs:", ", ".join(stale))
-        return 1
-    return 0
+    files = [(OUT / f"{f.name}.txt", render(find(f))) for f in FEATURES]
+    files += [(OUT / f"{f.name}.txt", render_three(find_three(f))) for f in THREE_FEATURES]
+    return write_or_check(files, check=args.check, root=OUT.parent.parent.parent)
 
 
 if __name__ == "__main__":

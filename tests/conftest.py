@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -28,9 +29,9 @@ def _checked(*args: str) -> None:
         raise RuntimeError(f"ip {' '.join(args)} failed: {result.stderr.strip()}")
 
 
-@pytest.fixture
-def namespaces() -> Iterator[tuple[str, str]]:
-    """Two fresh namespaces linked by a veth pair, deleted afterwards whatever happens."""
+@contextlib.contextmanager
+def _linked_namespaces(addresses: tuple[str, str], *ip_options: str) -> Iterator[tuple[str, str]]:
+    """Two fresh namespaces linked by a veth pair with ``addresses`` (CIDR), deleted afterwards."""
     if os.geteuid() != 0:
         pytest.skip("network namespaces need root")
     if shutil.which("ip") is None:
@@ -50,16 +51,34 @@ def namespaces() -> Iterator[tuple[str, str]]:
             "peer", "name", joiner_if, "netns", joiner_ns,
         )  # fmt: skip
         for ns, interface, address in (
-            (host_ns, host_if, HOST_ADDRESS),
-            (joiner_ns, joiner_if, JOINER_ADDRESS),
+            (host_ns, host_if, addresses[0]),
+            (joiner_ns, joiner_if, addresses[1]),
         ):
-            _checked("-n", ns, "addr", "add", f"{address}/24", "dev", interface)
+            _checked("-n", ns, "addr", "add", address, "dev", interface, *ip_options)
             _checked("-n", ns, "link", "set", interface, "up")
             _checked("-n", ns, "link", "set", "lo", "up")
         yield host_ns, joiner_ns
     finally:
         for ns in created:
             _ip("netns", "del", ns)
+
+
+@pytest.fixture
+def namespaces() -> Iterator[tuple[str, str]]:
+    """Two fresh namespaces linked by a veth pair (IPv4), deleted afterwards whatever happens."""
+    with _linked_namespaces((f"{HOST_ADDRESS}/24", f"{JOINER_ADDRESS}/24")) as pair:
+        yield pair
+
+
+HOST_ADDRESS_V6 = "fd66::1"
+JOINER_ADDRESS_V6 = "fd66::2"
+
+
+@pytest.fixture
+def namespaces_v6() -> Iterator[tuple[str, str]]:
+    """Like ``namespaces``, but the link between them has IPv6 only (unique-local addresses)."""
+    with _linked_namespaces((f"{HOST_ADDRESS_V6}/64", f"{JOINER_ADDRESS_V6}/64"), "nodad") as pair:
+        yield pair
 
 
 # Hypothesis: deterministic, and no health-check failures when CI shares the machine.

@@ -21,11 +21,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from p2p66.engine.cards import Card
 from p2p66.engine.moves import Move
 from p2p66.engine.options import RuleOptions
-from p2p66.engine.view import PlayerView
+from p2p66.engine.view import PlayerView, slot_setters
 
 InfoValue = str | int | float | bool
 """Values a bot may attach to a move as ``info`` (search depth, score, a comment)."""
@@ -39,7 +40,7 @@ class PublicMove:
     move: Move
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Turn:
     """Everything one seat may know when it is asked for a move.
 
@@ -54,6 +55,23 @@ class Turn:
     match_points: tuple[int, int] = (0, 0)
     time_limit: float | None = None
 
+    def __init__(  # noqa: PLR0917 - the signature dataclass would generate
+        self,
+        view: PlayerView,
+        moves: tuple[PublicMove, ...],
+        first_trump: Card,
+        hand_number: int = 1,
+        match_points: tuple[int, int] = (0, 0),
+        time_limit: float | None = None,
+    ) -> None:
+        f = _TURN_SETTERS  # one Turn per decision: see slot_setters
+        f[0](self, view)
+        f[1](self, moves)
+        f[2](self, first_trump)
+        f[3](self, hand_number)
+        f[4](self, match_points)
+        f[5](self, time_limit)
+
     @property
     def seat(self) -> int:
         return self.view.seat
@@ -61,6 +79,9 @@ class Turn:
     @property
     def legal(self) -> tuple[Move, ...]:
         return self.view.legal
+
+
+_TURN_SETTERS: Final = slot_setters(Turn)
 
 
 @dataclass(frozen=True, slots=True)

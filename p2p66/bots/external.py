@@ -166,15 +166,9 @@ class ExternalBot(Bot):
 
     def handshake(self) -> dict[str, Any]:
         """Send hello, wait for ready; returns the ready message (name, author)."""
-        if self.hello is not None:
-            return self.hello
-        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            message = self.process.receive(deadline - time.monotonic())
-            if message["type"] == "ready":
-                self.hello = message
-                return message
+        if self.hello is None:
+            self.hello = handshake(self.process, self.startup_timeout)
+        return self.hello
 
     def start_game(self, seat: int, rules: RuleOptions) -> None:
         """Start the process if needed, shake hands, announce the game (off the clock)."""
@@ -209,6 +203,16 @@ class ExternalBot(Bot):
 
     def close(self) -> None:
         self.process.stop()
+
+
+def handshake(process: BotProcess, timeout: float) -> dict[str, Any]:
+    """Send hello and wait up to ``timeout`` seconds for ready (other messages are skipped)."""
+    process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
+    deadline = time.monotonic() + timeout
+    while True:
+        message = process.receive(deadline - time.monotonic())
+        if message["type"] == "ready":
+            return message
 
 
 def parse_action(message: dict[str, Any], request_id: int) -> Action:

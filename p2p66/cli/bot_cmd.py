@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from p2p66.bots.registry import BUILTINS
+from p2p66.cli.exits import BOT_CHECK_HELP
 from p2p66.cli.output import say
 from p2p66.runner.check import CHECK_PRESETS, TABLE_CHECK_PRESETS, check_bot
 
@@ -46,10 +47,14 @@ def list_bots() -> None:
         say(f"{'':<{width}}    (only with --preset vu)")
     else:
         say("(vu:... bots need the optional 'schnapsen' package)")
+    say(
+        "north-american, south-bend, cut-throat: random, greedy, expert and strong[:ms=N] "
+        "of their own (three-handed hands are played by the bots above)."
+    )
     say("Any other text is run as the command of an external bot (protocol/BOT.md).")
 
 
-@bot_app.command("check")
+@bot_app.command("check", epilog=BOT_CHECK_HELP)
 def check(
     command: Annotated[str, typer.Argument(help="The bot's command line, quoted")],
     *,

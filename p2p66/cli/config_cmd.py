@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from typing import Annotated
 
 import typer
 
+from p2p66.net.identity import data_dir, home_dir
 from p2p66.ui.config import (
     DESCRIPTIONS,
     Config,
@@ -28,15 +30,24 @@ def register(app: typer.Typer) -> None:
     )
 
     @group.callback()
-    def config_main(ctx: typer.Context) -> None:
+    def config_main(
+        ctx: typer.Context,
+        as_json: Annotated[
+            bool, typer.Option("--json", help="The settings and paths as one JSON object.")
+        ] = False,
+    ) -> None:
         """Without a subcommand: show the settings."""
         if ctx.invoked_subcommand is None:
-            _show(_load())
+            _show(_load(), as_json=as_json)
 
     @group.command("show")
-    def show() -> None:
+    def show(
+        as_json: Annotated[
+            bool, typer.Option("--json", help="The settings and paths as one JSON object.")
+        ] = False,
+    ) -> None:
         """Show every setting, its value and what it means."""
-        _show(_load())
+        _show(_load(), as_json=as_json)
 
     @group.command("set")
     def set_value(
@@ -74,8 +85,19 @@ def _shown(value: object) -> str:
     return str(value)
 
 
-def _show(config: Config) -> None:
-    typer.echo(f"# {config_path()}")
+def _show(config: Config, *, as_json: bool = False) -> None:
+    if as_json:
+        paths = {
+            "config": str(config_path()),
+            "home": str(home_dir()),
+            "replays": str(data_dir() / "replays"),
+            "logs": str(data_dir() / "logs"),
+        }
+        typer.echo(json.dumps({"settings": asdict(config), "paths": paths}, indent=2))
+        return
+    typer.echo(f"# settings: {config_path()}")
+    typer.echo(f"# keys and known peers: {home_dir()}")
+    typer.echo(f"# replays and logs: {data_dir()}")
     for key, value in asdict(config).items():
         shown = "(not set)" if value is None else _shown(value)
         typer.echo(f"{key:7} = {shown:12} # {DESCRIPTIONS[key]}")

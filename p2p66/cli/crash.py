@@ -3,7 +3,7 @@
 Exit codes 0-7 mean something documented (see ``cli/exits.py``); an unexpected
 exception must not pass for one of them, nor for ``verify``'s "invalid" (1).
 It exits 70 (``EX_SOFTWARE`` of sysexits.h) after writing the traceback to
-``<p2p66 home>/logs/crash-<time>.log``, which the message names.
+``<data dir>/logs/crash-<time>.log``, which the message names.
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
 from p2p66 import __version__
-from p2p66.net.identity import home_dir
-
-EXIT_INTERNAL: Final = 70
+from p2p66.cli.exits import EXIT_INTERNAL
+from p2p66.net.identity import data_dir
 
 
 def write_crash_log(exc: BaseException, *, home: Path | None = None) -> Path | None:
     """The traceback of ``exc`` in a fresh log file; None when even that cannot be written."""
-    folder = (home or home_dir()) / "logs"
+    folder = (home or data_dir()) / "logs"
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     text = "".join(traceback.format_exception(exc))
     try:

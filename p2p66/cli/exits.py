@@ -18,6 +18,28 @@ EXIT_HELP: Final = (
 )
 
 
+EXIT_INTERNAL: Final = 70
+EXIT_INTERRUPTED: Final = 130
+_ALWAYS = (
+    f"{EXIT_INTERNAL} internal error (a bug: the message names the crash log); "
+    f"{EXIT_INTERRUPTED} interrupted (Ctrl-C). Output closed early (piped into head) "
+    "changes no code."
+)
+VERIFY_HELP: Final = (
+    "Exit codes: 0 valid (or valid so far and unfinished); 1 invalid (the first bad record, "
+    "what is wrong and who is to blame are printed); 2 unreadable or not a replay; " + _ALWAYS
+)
+MATCH_HELP: Final = (
+    "Exit codes: 0 every game was played; 1 a bot forfeited at least one game (crash, "
+    "timeout or illegal move: see the results and its log); 2 bad input; 141 the reader "
+    "of --out - left; " + _ALWAYS
+)
+BOT_CHECK_HELP: Final = (
+    "Exit codes: 0 the bot speaks the protocol; 1 the check found faults (listed); "
+    "2 bad input; " + _ALWAYS
+)
+
+
 def ending_code(failure: str | None, *, finished: bool, refused: bool = False) -> int:
     """The exit code: ``failure`` is a ``LiveGameError`` kind (or None if none stopped it)."""
     if failure == "replay":

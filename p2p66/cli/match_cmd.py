@@ -19,6 +19,7 @@ import typer
 from p2p66.bots.api import BotError
 from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
+from p2p66.cli.exits import MATCH_HELP
 from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
@@ -41,7 +42,7 @@ EXIT_OK, EXIT_FORFEITS, EXIT_USAGE = 0, 1, 2
 
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command to ``app``."""
-    app.command(name="match")(match)
+    app.command(name="match", epilog=MATCH_HELP)(match)
 
 
 def match(
@@ -203,13 +204,7 @@ def table_match(
                 f"{', '.join(unsupported)} not available for {preset_name} yet "
                 "(matches run one at a time, in this process)"
             )
-        values: dict[str, str] = {}
-        for item in options:
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
-            values[key.strip()] = value.strip()
-        rules = table_options(preset_name, values)
+        rules = table_options(preset_name, option_values(options))
         config = TableRunConfig(rules, bots, matches, seed, duplicate)
         whole = -(-matches // config.rotation) * config.rotation  # complete seatings only
         config = TableRunConfig(rules, bots, whole, seed, duplicate)
@@ -317,13 +312,19 @@ def _config(
 
 def _rules(preset_name: str, options: list[str]) -> RuleOptions:
     base = preset(preset_name)
+    values = option_values(options)
+    return RuleOptions.from_mapping(values, base=base) if values else base
+
+
+def option_values(options: list[str]) -> dict[str, str]:
+    """``--option NAME=VALUE`` items as a mapping (RuleOptionError for one without ``=``)."""
     values: dict[str, str] = {}
     for item in options:
         key, eq, value = item.partition("=")
         if not eq:
             raise RuleOptionError(f"--option {item!r} is not NAME=VALUE")
         values[key.strip()] = value.strip()
-    return RuleOptions.from_mapping(values, base=base) if values else base
+    return values
 
 
 def check_spec(spec: BotSpec, rules: RuleOptions) -> None:

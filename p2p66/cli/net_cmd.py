@@ -44,6 +44,7 @@ from p2p66.cli.internet import (
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
+from p2p66.engine.table import is_table_preset
 from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
 from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.table import NetworkTable, bot_decider
@@ -60,7 +61,14 @@ from p2p66.net import (
 from p2p66.net.addresses import join_addresses
 from p2p66.net.channel import SecureChannel
 from p2p66.net.eyeballs import parse_codes
-from p2p66.net.identity import IdentityError, home_dir, load_or_create_identity
+from p2p66.net.identity import (
+    IdentityError,
+    PeerIdentity,
+    distinct_names,
+    home_dir,
+    load_or_create_identity,
+    short_label,
+)
 from p2p66.net.portmap import PortMapError
 from p2p66.net.reach import scope
 from p2p66.net.tcp import NobodyJoined, format_address
@@ -114,17 +122,15 @@ async def _play(
     reconnect: Reconnect,
     answer_rules: RulesAnswer | None,
 ) -> int:
-    names = ["", ""]
-    names[peer.seat] = peer.signer.name
-    names[1 - peer.seat] = channel.peer.name
+    names = seat_names(peer.seat, channel)
     # The same name on both sides: the joiner does not know the rules before the file opens.
     path = replay_path("match", seat.replay_dir)
     writer = ReplayWriter(path)
     try:
         if seat.bot is not None:
             links = Links(writer, reconnect, answer_rules)
-            return await _play_bot(peer, channel, seat, path, links)
-        table = NetworkTable(peer, (names[0], names[1]), path)
+            return await _play_bot(peer, channel, seat, path, links, names=names)
+        table = NetworkTable(peer, names, path)
         table.verify = default_verify
         settled = asyncio.Event()
         game = LiveGame(
@@ -157,6 +163,12 @@ async def _play(
         writer.close()
 
 
+def seat_names(seat: int, channel: SecureChannel) -> tuple[str, str]:
+    """The two players' names in seat order, told apart by fingerprints if they are equal."""
+    mine, theirs = distinct_names(channel.local, channel.peer)
+    return (mine, theirs) if seat == 0 else (theirs, mine)
+
+
 def _then_set(answer: RulesAnswer, settled: asyncio.Event) -> RulesAnswer:
     """The rules answer, flagging when it is given."""
 
@@ -179,7 +191,13 @@ class Links:
 
 
 async def _play_bot(
-    peer: Peer, channel: SecureChannel, seat: Seat, path: Path, links: Links
+    peer: Peer,
+    channel: SecureChannel,
+    seat: Seat,
+    path: Path,
+    links: Links,
+    *,
+    names: tuple[str, str],
 ) -> int:
     """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
     bot_spec = seat.bot
@@ -194,13 +212,12 @@ async def _play_bot(
             bot = make_table_bot(bot_spec, seat.seed, m.options)
             decider = bot_decider(peer, bot)
         elif isinstance(event, ev.HandEnded):
-            names = (m.names[0], m.names[1])
             a, b = event.game_points
             standing = f"{names[0]} {a}, {names[1]} {b}"
             _say(f"hand {event.number}: {event.result.describe(names)}; match: {standing}")
         elif isinstance(event, ev.MatchEnded):
             won, lost = event.game_points[event.winner], event.game_points[1 - event.winner]
-            _say(f"match over: {m.names[event.winner]} wins {won}-{lost}")
+            _say(f"match over: {names[event.winner]} wins {won}-{lost}")
         elif isinstance(event, ev.RulesRefused):
             _say(f"rules refused: {event.reason}")
 
@@ -246,6 +263,12 @@ def _guarded(main: Coroutine[Any, Any, int]) -> int:
 
 
 def _options(preset_text: str, target: int | None) -> RuleOptions:
+    if is_table_preset(preset_text):
+        raise typer.BadParameter(
+            f"{preset_text} is a game for three or four players: for now it is played at a "
+            f"local table against bots (p2p66 play --preset {preset_text}), not over the network",
+            param_hint="--preset",
+        )
     try:
         options = preset(preset_text)
         return options.with_options(match_target=target) if target is not None else options
@@ -428,7 +451,7 @@ async def _host(
         channel = await await_joiner(listener, listen, reach)
         if channel is None:
             return EXIT_NETWORK
-        _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.")
+        _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
         peer = Peer(
             0,
             signer_of(me),
@@ -443,6 +466,20 @@ async def _host(
             return await listener.accept()
 
         return await _play(peer, channel, seat, reconnect, None)
+
+
+def _newcomer(peers: KnownPeers, channel: SecureChannel) -> str:
+    """A note when the peer's name is shared with another key we know, or with us."""
+    them = channel.peer
+    others = [PeerIdentity(them.name, k) for k in peers.keys_named(them.name)]
+    notes = []
+    if known := [short_label(p) for p in others if p.public_key != them.public_key]:
+        notes.append(f"Not {', '.join(known)}, met before, but another player of that name.")
+    if channel.local.name == them.name:
+        notes.append("You use that name too.")
+    if notes:
+        notes.append(f"Shown as {short_label(them)} where the two could be confused.")
+    return "".join(" " + note for note in notes)
 
 
 def _name_hint(me: Identity) -> None:
@@ -475,9 +512,10 @@ async def await_joiner(
             _say(f"nobody joined within {listen.accept_timeout:g} s")
             return None
         except TransportError as exc:
-            _say(f"nobody joined: a join attempt failed: {exc}")
-        if listen.once:
-            return None
+            if listen.once:
+                _say(f"nobody joined: {exc}")
+                return None
+            _say(f"A join attempt failed, so the code is spent: {exc}")
         _say("Press Enter for a new join code (end of input or Ctrl-C: stop hosting).")
         if await read_line(max(0.0, deadline - loop.time())) is None:
             _say("no new code asked for: stopping")
@@ -538,10 +576,10 @@ async def _connect(
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
-    name = channel.peer.name
+    opponent = channel.peer
 
     async def reconnect() -> SecureChannel:
-        return await join_known(address, port, me, peers, expect_name=name)
+        return await join_known(address, port, me, peers, expect_key=opponent)
 
     return channel, reconnect
 
@@ -561,7 +599,9 @@ async def _join(
     if isinstance(connected, int):
         return connected
     channel, reconnect = connected
-    _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).")
+    _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).{_newcomer(peers, channel)}")
+    if name is None and seat.bot is None:
+        _name_hint(me)
 
     peer = Peer(1, signer_of(me), rules_policy=None)
     return await _play(peer, channel, seat, reconnect, joiner_answer(accept=accept))

@@ -57,6 +57,17 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         ascii_suits: Annotated[
             bool, typer.Option("--ascii", help="Suit letters C D H S instead of symbols.")
         ] = False,
+        words: Annotated[
+            bool,
+            typer.Option("--words", help="Cards as words (the ace of spades): for screen readers."),
+        ] = False,
+        four_colour: Annotated[
+            bool,
+            typer.Option(
+                "--four-colour",
+                help="A four-colour deck: clubs green, diamonds blue, hearts red, spades black.",
+            ),
+        ] = False,
         seed: Annotated[
             int | None,
             typer.Option("--seed", help="Shuffle seed: the same seed deals the same cards."),
@@ -77,7 +88,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         chosen = preset_name or config.preset
         if is_table_preset(chosen):
             plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
-            style = TextStyle(ascii=ascii_suits or config.ascii, color=False)
+            style = TextStyle(ascii=ascii_suits or config.ascii, color=False, words=words)
             code = play_multi(chosen, vs, seed=seed, target=target, plain=plain, style=style)
             raise typer.Exit(code)
         try:
@@ -99,7 +110,9 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(ascii=ascii_suits or config.ascii, color=color)
+        style = TextStyle(
+            ascii=ascii_suits or config.ascii, color=color, four_colour=four_colour, words=words
+        )
         try:
             screen, failure = asyncio.run(play(settings, table_factory, style, plain=plain))
         except (OSError, IdentityError) as exc:

@@ -16,6 +16,7 @@ from typing import Annotated, Final
 
 import typer
 
+from p2p66.cli.exits import VERIFY_HELP
 from p2p66.cli.output import reader_gone, say
 from p2p66.net.identity import KnownPeers
 from p2p66.replay.compare import compare, same_game
@@ -246,13 +247,13 @@ def export_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``verify`` and the ``replay`` group (``show``, ``export``) to ``app``."""
-    app.command("verify")(verify_command)
+    app.command("verify", epilog=VERIFY_HELP)(verify_command)
     replay = typer.Typer(
         name="replay",
         help="Watch or export replay files.",
         no_args_is_help=True,
         add_completion=False,
     )
-    replay.command("show")(show_command)
-    replay.command("export")(export_command)
+    replay.command("show", epilog=VERIFY_HELP)(show_command)
+    replay.command("export", epilog=VERIFY_HELP)(export_command)
     app.add_typer(replay, name="replay")

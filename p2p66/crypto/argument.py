@@ -112,6 +112,27 @@ def _challenge(h: bytes, first: bytes, commitments: list[bytes]) -> int:
     return reduce_wide(hash_fields(TAG_ARGUMENT_CHALLENGE, h, first, b"".join(commitments)))
 
 
+def _ilmpp_commitment_logs(theta: list[Scalar], u: list[int], v: list[int]) -> list[int]:
+    """Logs of Neff's ``A_0 = th_0*V_0``, ``A_i = th_i*V_i - th_{i-1}*U_i``, ``A_n = -th*U_n``."""
+    k = len(theta)
+    logs = [times(theta[0], v[0])]
+    logs += [minus(times(theta[i], v[i]), times(theta[i - 1], u[i])) for i in range(1, k)]
+    logs.append(minus(0, times(theta[k - 1], u[k])))
+    return logs
+
+
+def _ilmpp_responses(theta: list[Scalar], u: list[int], v: list[int], c: int) -> list[int]:
+    """``r_i = th_i + c * prod_{j<=i} u_j/v_j``: what makes every ``A_i`` equation hold."""
+    if 0 in v:  # pragma: no cover - t hit a root: probability n/2**252
+        raise CryptoError("the shuffle argument met a zero term; retry with another nonce")
+    ratio = 1
+    responses = []
+    for i, inv_v in enumerate(inverses(v[: len(theta)])):
+        ratio = times(ratio, times(u[i], inv_v))
+        responses.append(plus(theta[i], times(c, ratio)))
+    return responses
+
+
 def prove_argument(
     stmt: ShuffleStatement, lock: Scalar, perm: tuple[int, ...], *, nonce_key: bytes
 ) -> bytes:
@@ -133,25 +154,16 @@ def prove_argument(
     u = [(w - t) % ORDER for w in e] + [lam]
     v = [minus(y[i], times(gamma, t)) for i in range(n)] + [1]
     theta = [derive_scalar(nonce_key, "theta", i) for i in range(n)]
-    a_logs = [times(theta[0], v[0])]
-    a_logs += [minus(times(theta[i], v[i]), times(theta[i - 1], u[i])) for i in range(1, n)]
-    a_logs.append(minus(0, times(theta[n - 1], u[n])))
     # The linear part: Y_i = y_i*G, sum y_i*Q_i = gamma*F, Gamma = gamma*G, X = x*G, F = x*E.
     w = [derive_scalar(nonce_key, "w", i) for i in range(n)]
     w_gamma = derive_scalar(nonce_key, "w-gamma", 0)
     w_x = derive_scalar(nonce_key, "w-x", 0)
-    commitments = [mul_base_any(a) for a in a_logs]
+    commitments = [mul_base_any(a) for a in _ilmpp_commitment_logs(theta, u, v)]
     commitments += [mul_base(wi) for wi in w]
     commitments.append(sub(weighted_sum(tuple(w), stmt.d_out), mul_any(w_gamma, big_f)))
     commitments += [mul_base(w_gamma), mul_base(w_x), mul_any(w_x, big_e)]
     c = _challenge(h, first, commitments)
-    if 0 in v:  # pragma: no cover - t hit a root: probability n/2**252
-        raise CryptoError("the shuffle argument met a zero term; retry with another nonce")
-    ratio = 1
-    responses = []
-    for i, inv_v in enumerate(inverses(v[:n])):
-        ratio = times(ratio, times(u[i], inv_v))
-        responses.append(plus(theta[i], times(c, ratio)))
+    responses = _ilmpp_responses(theta, u, v, c)
     responses += [plus(w[i], times(c, y[i])) for i in range(n)]
     responses += [plus(w_gamma, times(c, gamma)), plus(w_x, times(c, lock))]
     return first + encode_scalar(c) + b"".join(encode_scalar(r) for r in responses)

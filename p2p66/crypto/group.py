@@ -101,7 +101,7 @@ def reduce_wide(data: bytes) -> int:
     """A 64-byte string reduced modulo the group order (may be zero)."""
     if len(data) != WIDE_BYTES:
         raise CryptoError(f"a wide scalar needs {WIDE_BYTES} bytes")
-    return int.from_bytes(data, "little") % ORDER
+    return _int(rbcl.crypto_core_ristretto255_scalar_reduce(data))  # constant time: keys
 
 
 def hash_to_point(data: bytes) -> Point:

@@ -85,12 +85,24 @@ def render(play: Playthrough) -> str:
 
 def parse(text: str) -> Playthrough:
     """Read the inputs back from a rendered playthrough (NotationError on a bad file)."""
+    fields, move_texts = read_sections(text, HEADER, "a playthrough")
+    moves = [parse_move_code(m) for m in move_texts]
+    try:
+        options = RuleOptions.from_mapping(json.loads(fields["options"]))
+        deck = tuple(parse_card_id(c) for c in fields["deck"].split())
+        return Playthrough(fields["title"], options, int(fields["dealer"]), deck, tuple(moves))
+    except (KeyError, ValueError) as exc:
+        raise NotationError(f"malformed playthrough: {exc}") from exc
+
+
+def read_sections(text: str, header: str, what: str) -> tuple[dict[str, str], list[str]]:
+    """The ``key: value`` lines and the move column of a playthrough file (any game's)."""
     fields: dict[str, str] = {}
-    moves: list[int] = []
+    moves: list[str] = []
     in_moves = False
     lines = text.splitlines()
-    if not lines or lines[0] != HEADER:
-        raise NotationError(f"not a playthrough: the first line must be {HEADER!r}")
+    if not lines or lines[0] != header:
+        raise NotationError(f"not {what}: the first line must be {header!r}")
     for line in lines[1:]:
         if line == "moves:":
             in_moves = True
@@ -98,17 +110,12 @@ def parse(text: str) -> Playthrough:
             parts = line.split()
             if len(parts) < 5:
                 raise NotationError(f"malformed move line: {line!r}")
-            moves.append(parse_move_code(parts[4]))
+            moves.append(parts[4])
         else:
             in_moves = False
             key, _, value = line.partition(": ")
             fields[key] = value
-    try:
-        options = RuleOptions.from_mapping(json.loads(fields["options"]))
-        deck = tuple(parse_card_id(c) for c in fields["deck"].split())
-        return Playthrough(fields["title"], options, int(fields["dealer"]), deck, tuple(moves))
-    except (KeyError, ValueError) as exc:
-        raise NotationError(f"malformed playthrough: {exc}") from exc
+    return fields, moves
 
 
 def record(

@@ -88,6 +88,54 @@ _MARRY_EITHER: Final = _marriage_codes(king_only=False)
 _MARRY_KING: Final = _marriage_codes(king_only=True)
 
 
+class _Rules:
+    """The options the transitions ask at every move, as plain flags (no string compares).
+
+    One per ``RuleOptions`` object, looked up when a state's options are set.
+    """
+
+    __slots__ = (
+        "allow_close",
+        "automatic",
+        "close_before_first_trick",
+        "credit_immediate",
+        "draw_phase",
+        "exchange_min_talon",
+        "exchange_requires_trick",
+        "last_trick_bonus",
+        "marriage_table",
+        "marriage_when_closed",
+        "marriages_need_trick",
+        "options",
+    )
+
+    def __init__(self, options: RuleOptions) -> None:
+        self.options = options
+        self.allow_close = options.allow_close
+        self.automatic = options.declare == "automatic"
+        self.close_before_first_trick = options.close_before_first_trick
+        self.credit_immediate = options.marriage_credit == "immediate"
+        self.draw_phase = options.close_before_draw and options.allow_close
+        self.exchange_min_talon = options.exchange_min_talon
+        self.exchange_requires_trick = options.exchange_requires_trick
+        self.last_trick_bonus = options.last_trick_bonus
+        self.marriage_table = _MARRY_KING if options.marriage_lead == "king" else _MARRY_EITHER
+        self.marriage_when_closed = options.marriage_when_closed
+        self.marriages_need_trick = options.marriage_needs_trick == "forbidden"
+
+
+_RULES: dict[int, _Rules] = {}  # by id(options); each entry keeps its options alive
+
+
+def _rules_of(options: RuleOptions) -> _Rules:
+    rules = _RULES.get(id(options))
+    if rules is None or rules.options is not options:
+        if len(_RULES) >= 256:  # options made per game (from the wire) must not pile up
+            _RULES.clear()
+        rules = _RULES[id(options)] = _Rules(options)
+    return rules
+
+
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
     """A finished trick: who led, the two cards, who won it."""
@@ -111,6 +159,8 @@ class HandState:
     """One hand in progress. Treat as immutable unless you called ``copy()`` yourself."""
 
     __slots__ = (
+        "_options",
+        "_rules",
         "close_snapshot",
         "closed",
         "closer",
@@ -124,7 +174,6 @@ class HandState:
         "lead_marriage",
         "leader",
         "marriages",
-        "options",
         "phase",
         "played",
         "result",
@@ -142,7 +191,8 @@ class HandState:
         "won",
     )
 
-    options: RuleOptions
+    _options: RuleOptions
+    _rules: _Rules
     deck: tuple[int, ...]
     dealer: int
     hands: list[int]
@@ -223,7 +273,8 @@ class HandState:
     def copy(self) -> HandState:
         """An independent copy (cheap: a handful of small lists)."""
         c = HandState()
-        c.options = self.options
+        c._options = self._options
+        c._rules = self._rules
         c.deck = self.deck
         c.dealer = self.dealer
         c.hands = self.hands[:]
@@ -255,6 +306,16 @@ class HandState:
         return c
 
     # ------------------------------------------------------------- queries
+
+    @property
+    def options(self) -> RuleOptions:
+        """The rules of this hand (setting them also sets the flags the moves ask)."""
+        return self._options
+
+    @options.setter
+    def options(self, options: RuleOptions) -> None:
+        self._options = options
+        self._rules = _rules_of(options)
 
     @property
     def is_over(self) -> bool:
@@ -307,36 +368,32 @@ class HandState:
             return bool(hand >> code & 1)
         return code in self.legal_codes()
 
-    def _strict_allowed(self, hand: int) -> int:
-        return strict_allowed(hand, self.lead_card, self.trump_suit)
-
     def _lead_codes(self, seat: int) -> list[int]:
         hand = self.hands[seat]
         codes = ids_of(hand)
-        opts = self.options
+        rules = self._rules
         talon_open = not self.closed and self.talon_left > 0
         won_trick = self.tricks[seat] > 0
-        if (talon_open or opts.marriage_when_closed) and (
-            won_trick or opts.marriage_needs_trick != "forbidden"
+        if (talon_open or rules.marriage_when_closed) and (
+            won_trick or not rules.marriages_need_trick
         ):
             pairs = hand & hand >> 1 & _KINGS
             if pairs:
-                table = _MARRY_KING if opts.marriage_lead == "king" else _MARRY_EITHER
-                codes.extend(table[pairs])
+                codes.extend(rules.marriage_table[pairs])
         if (
             talon_open
-            and self.talon_left >= opts.exchange_min_talon
+            and self.talon_left >= rules.exchange_min_talon
             and hand >> (self.trump_suit * 6 + self.exchange_card_rank) & 1
-            and (won_trick or not opts.exchange_requires_trick)
+            and (won_trick or not rules.exchange_requires_trick)
         ):
             codes.append(EXCHANGE)
         if (
-            opts.allow_close
+            rules.allow_close
             and talon_open
-            and (self.tricks_played > 0 or opts.close_before_first_trick)
+            and (self.tricks_played > 0 or rules.close_before_first_trick)
         ):
             codes.append(CLOSE)
-        if self.tricks_played > 0 and opts.declare == "manual":
+        if self.tricks_played > 0 and not rules.automatic:
             codes.append(DECLARE)
         return codes
 
@@ -414,14 +471,15 @@ class HandState:
         self.marriages.append(Marriage(seat, suit, points))
         partner = card ^ 1 if card % 6 in (KING, QUEEN) else card
         self.shown[seat] |= 1 << partner
-        credited_now = self.options.marriage_credit == "immediate" and self.tricks[seat] > 0
+        rules = self._rules
+        credited_now = rules.credit_immediate and self.tricks[seat] > 0
         if credited_now:
             self.score[seat] += points
         else:
             self.held[seat] += points
         self._lead(seat, card)
         self.lead_marriage = True
-        if self.options.declare == "manual":
+        if not rules.automatic:
             self.phase = _MARRIAGE_DECLARE
             self.to_act = seat
         elif credited_now and self.score[seat] >= 66:
@@ -453,11 +511,11 @@ class HandState:
         self.lead_marriage = False
         self.leader = winner
         self.to_act = winner
-        opts = self.options
-        automatic = opts.declare == "automatic"
+        rules = self._rules
+        automatic = rules.automatic
         if not hands[seat]:  # that was the last trick
             if not self.closed:
-                score[winner] += opts.last_trick_bonus
+                score[winner] += rules.last_trick_bonus
             if automatic and score[winner] >= 66:
                 self._finish(Outcome.DECLARED, winner)
             elif not self.closed:
@@ -470,7 +528,7 @@ class HandState:
         if automatic and score[winner] >= 66:
             self._finish(Outcome.DECLARED, winner)
         elif not self.closed and self.talon_left > 0:
-            if opts.close_before_draw and opts.allow_close:
+            if rules.draw_phase:
                 self.phase = _DRAW
             else:
                 self._draw(winner)

@@ -10,7 +10,10 @@ when we must move nothing can arrive but heartbeats (handled by the channel).
 When the connection drops it calls ``reconnect`` (for up to ``grace``
 seconds), then both sides exchange how many records they hold and their
 chain head, resend what the other lacks, and go on; if the heads disagree
-the match ends with the evidence kept in the replay.
+the match ends with the evidence kept in the replay. Only the opponent's
+identity key may resume the match (anyone else is sent away and the wait
+goes on), and a link that fails again during the resynchronisation is just
+another drop: the wait for a reconnection continues within the same grace.
 """
 
 from __future__ import annotations
@@ -25,7 +28,14 @@ import msgpack
 
 from p2p66.engine import PlayerView, RuleOptions
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import NetworkError, PeerClosed, TransportError
+from p2p66.net.errors import (
+    NetworkError,
+    NotThisMatch,
+    PeerClosed,
+    PeerFlooded,
+    TransportError,
+)
+from p2p66.net.identity import PeerIdentity, fingerprint
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.errors import ProtocolError, RemoteProtocolError
@@ -42,6 +52,8 @@ MOVE_MARGIN = 15.0
 """Seconds of grace over the agreed move time (network and machine delays)."""
 COMPUTE_LIMIT = 120.0
 """Seconds the other side may take for what needs no decision (shuffles, keys, seeds)."""
+RESYNC_LIMIT = 30.0
+"""Seconds a reconnected side may take to answer the resynchronisation."""
 
 
 class LiveGameError(Exception):
@@ -87,6 +99,8 @@ class LiveGame:
         self.wait_limit = wait_limit
         self.records: list[Record] = []
         self.channel: SecureChannel | None = None
+        self.opponent: PeerIdentity | None = None
+        """Who the first channel authenticated: the only key that may resume the match."""
         self.resumes = 0
         self.answer_rules = answer_rules
 
@@ -95,6 +109,7 @@ class LiveGame:
     async def run(self, channel: SecureChannel) -> None:
         """Play to the end of the match; LiveGameError if it stops early."""
         self.channel = channel
+        self.opponent = channel.peer
         self._emit(self.peer.start())
         while True:
             try:
@@ -117,13 +132,37 @@ class LiveGame:
             except (NetworkError, ConnectionError) as exc:
                 await self._resume(exc)
             except ProtocolError as exc:
-                await self._last_records()
-                await self._abort(exc)
-                kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
-                raise LiveGameError(kind, str(exc), exc.culprit) from exc
+                raise await self._broken(exc) from exc
+            except PeerFlooded as exc:
+                raise await self._broken(self._flood_evidence(exc)) from exc
             except TransportError as exc:
                 self._close()
                 raise LiveGameError("transport", str(exc), None) from exc
+
+    async def _broken(self, exc: ProtocolError) -> LiveGameError:
+        """Tell the other side why we stop; the error that ends the match, with its culprit."""
+        await self._last_records()
+        await self._abort(exc)
+        kind = "cheating" if type(exc).__name__ == "CheatingDetected" else "protocol"
+        return LiveGameError(kind, str(exc), exc.culprit)
+
+    def _flood_evidence(self, flood: PeerFlooded) -> ProtocolError:
+        """The flooder's violation: the first queued message the protocol did not call for.
+
+        The messages that were waiting when the bound was passed are fed to
+        the session in order (each record is kept in the replay first), so
+        the one that breaks the protocol is named and kept as evidence; if
+        every one of them was owed, the flood itself is the violation.
+        """
+        assert self.channel is not None
+        other = 1 - self.peer.seat
+        waiting = self.channel.unread()
+        try:
+            for data in waiting:
+                self._take(data)
+        except ProtocolError as exc:
+            return exc
+        return RemoteProtocolError(f"player {other}: {flood}", other)
 
     async def _rules(self) -> None:
         m = self.peer.machine
@@ -174,6 +213,10 @@ class LiveGame:
                 f"the replay shows the game waiting on player {who}",
                 who,
             ) from None
+        self._take(data)
+
+    def _take(self, data: bytes) -> None:
+        """One message from the other side: kept in the replay (if a record), then acted on."""
         try:
             record = Record.decode(data)
         except RecordError:
@@ -266,16 +309,39 @@ class LiveGame:
                 last = exc
                 await asyncio.sleep(min(0.5, max(0.0, deadline - loop.time())))
                 continue
+            stranger = self._not_the_opponent(channel)
+            if stranger is not None:
+                channel.close(str(stranger)[:200])
+                last = stranger
+                continue
             self.channel = channel
+            try:
+                await asyncio.wait_for(self._resync(), RESYNC_LIMIT)
+            except (TransportError, OSError, TimeoutError) as exc:
+                self._close()  # dropped again while resynchronising: wait on
+                last = exc
+                continue
             self.resumes += 1
-            await self._resync()
             self.on_status(Status("connected", self._latency()))
             return
         raise LiveGameError(
             "disconnected",
-            f"the opponent did not come back within {self.grace:.0f} s ({last}); "
-            "the replay so far is kept",
+            f"the opponent did not come back within {self.grace:.0f} s (last: "
+            f"{_describe(last)}); the replay so far is kept",
         ) from cause
+
+    def _not_the_opponent(self, channel: SecureChannel) -> NotThisMatch | None:
+        """Why ``channel`` may not resume this match (another key than the opponent's)."""
+        seat = 1 - self.peer.seat
+        key = self.peer.machine.identity_key(seat)
+        if key is None and self.opponent is not None:
+            key = self.opponent.public_key
+        if key is None or channel.peer.public_key == key:
+            return None
+        return NotThisMatch(
+            f"{channel.peer.name} ({channel.peer.fingerprint}) reconnected, but this match "
+            f"is with another player ({fingerprint(key)}); refused, still waiting"
+        )
 
     async def _resync(self) -> None:
         """Exchange (record count, chain head); resend what the other side lacks."""
@@ -298,6 +364,13 @@ class LiveGame:
             await self.channel.send(record.encode())
         if theirs < have:
             return
+
+
+def _describe(exc: BaseException) -> str:
+    """An error as words, also when it carries no message (a bare timeout)."""
+    if isinstance(exc, TimeoutError) and not str(exc):
+        return "no answer in time"
+    return str(exc) or type(exc).__name__
 
 
 def _resume_message(data: bytes) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from p2p66.engine.options import preset_label
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
-from p2p66.net.identity import home_dir, load_or_create_identity
+from p2p66.net.identity import load_or_create_identity, replays_dir
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.replay.verify import verify_file
 from p2p66.session.peer import Peer, Signer
@@ -42,8 +42,8 @@ def seeded_rng(seed: int, stream: int) -> Rng:
 
 
 def replay_path(options_name: str | None, directory: Path | None = None) -> Path:
-    """Where a new replay goes: ``<p2p66 home>/replays/<date>-<time>-<preset>.p66``."""
-    folder = directory or home_dir() / "replays"
+    """Where a new replay goes: ``<data dir>/replays/<date>-<time>-<preset>.p66``."""
+    folder = directory or replays_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     base = folder / f"{stamp}-{options_name or 'custom'}"
     path = base.with_suffix(".p66")

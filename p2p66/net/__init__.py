@@ -11,10 +11,14 @@ and never sees frames, keys or sockets. Modules, bottom up:
   ``FrameConnection`` (frames over a stream).
 - ``joincode``: ``word-word-word@host:port`` codes from a built-in 256-word list.
 - ``identity``: Ed25519 ``Identity`` files (0600) in ``$P2P66_HOME`` or the user
-  config dir, fingerprints, and ``KnownPeers`` pins (trust on first use).
+  config dir, fingerprints, and ``KnownPeers`` pins of keys (trust on first use).
 - ``channel``: ``RecordCipher`` (ChaCha20-Poly1305, per-direction keys and
   counters) and ``SecureChannel`` (send/recv, heartbeats, idle timeout).
 - ``handshake``: the join-code (SPAKE2) and known-peer (X25519) handshakes.
+- ``addresses``: listening on every family at one port, and the addresses
+  (IPv4 and IPv6) a join code may name.
+- ``gate``: limits on unauthenticated connections (per source, in total; the
+  oldest is dropped for a newcomer).
 - ``tcp``: ``Listener`` / ``host``, ``join``, ``join_known``.
 - ``memory``: ``memory_channel_pair`` (two real channels in one process).
 - ``discovery``: ``advertise`` / ``browse`` ``_p2p66._tcp.local.`` with zeroconf.
@@ -38,9 +42,11 @@ Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
     H->J [ready]
 
 Either side may answer any step with ``abort {reason, text}`` instead
-(``code-spent``, ``no-code``, ``wrong-code``, ``unknown-peer``, ``key-changed``,
-``bad-signature``, ``malformed``, ``version``); the other side raises the
-matching error. The host spends its code on the first well-formed code hello.
+(``code-spent``, ``no-code``, ``wrong-code``, ``unknown-peer``, ``busy``,
+``key-changed``, ``bad-signature``, ``malformed``, ``version``); the other side
+raises the matching error. The host spends its code on the first code hello
+whose SPAKE2 message is a valid group element (junk spends nothing), and
+waits at most 5 s for the hello and 5 s for the joiner's ``confirm``.
 SPAKE2 is ``SPAKE2_A`` (joiner) / ``SPAKE2_B`` (host) with password
 ``b"word-word-word"``, idA ``b"p2p66-net/v1 joiner"``, idB ``b"p2p66-net/v1 host"``.
 
@@ -75,9 +81,11 @@ from p2p66.net.errors import (
     MalformedFrame,
     MalformedHandshake,
     NetworkError,
+    NotThisMatch,
     PayloadTooLarge,
     PeerAborted,
     PeerClosed,
+    PeerFlooded,
     PeerKeyChanged,
     PeerTimeout,
     RemoteTransportError,
@@ -133,9 +141,11 @@ __all__ = [
     "MalformedFrame",
     "MalformedHandshake",
     "NetworkError",
+    "NotThisMatch",
     "PayloadTooLarge",
     "PeerAborted",
     "PeerClosed",
+    "PeerFlooded",
     "PeerIdentity",
     "PeerKeyChanged",
     "PeerTimeout",

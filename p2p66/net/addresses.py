@@ -114,6 +114,8 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     With ``port`` 0 the first socket chooses the port and the others follow;
     if another program already holds that port in another family, everything
     is closed and tried again with a new port (``BIND_ATTEMPTS`` times).
+    Listening everywhere (``bind`` None) skips a family this machine has
+    switched off (IPv6 disabled), as long as one family listens.
     """
     check_port(port)
     targets = listen_targets(bind)
@@ -121,12 +123,17 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     last: OSError | None = None
     for _ in range(BIND_ATTEMPTS if port == 0 else 1):
         sockets: list[socket.socket] = []
-        chosen = port
         try:
             for family, address in targets:
-                sockets.append(_bound_socket(family, address, chosen))
-                chosen = sockets[0].getsockname()[1]
-            return sockets
+                chosen = sockets[0].getsockname()[1] if sockets else port
+                try:
+                    sockets.append(_bound_socket(family, address, chosen))
+                except OSError as exc:
+                    if bind not in (None, "") or exc.errno not in _FAMILY_OFF:
+                        raise
+                    last = exc
+            if sockets:
+                return sockets
         except OSError as exc:
             last = exc
             for sock in sockets:
@@ -137,17 +144,26 @@ def bind_one_port(bind: str | None, port: int) -> list[socket.socket]:
     raise BindError(f"cannot listen on {where}: {reason}")
 
 
-def _usable(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+_FAMILY_OFF: Final = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT})
+
+
+def _usable(address: ipaddress.IPv4Address | ipaddress.IPv6Address, link_local: bool) -> bool:
     if address.is_loopback or address.is_unspecified or address.is_multicast:
         return False
-    return not (isinstance(address, ipaddress.IPv6Address) and address.is_link_local)
+    ipv6 = isinstance(address, ipaddress.IPv6Address)
+    return link_local or not (ipv6 and address.is_link_local)
 
 
-def local_addresses(families: Iterable[int] = (4,), include_loopback: bool = False) -> list[str]:
+def local_addresses(
+    families: Iterable[int] = (4,),
+    include_loopback: bool = False,
+    *,
+    include_link_local: bool = False,
+) -> list[str]:
     """This machine's addresses of ``families`` (4, 6) a joiner could reach, IPv4 first.
 
-    Loopback addresses are left out unless ``include_loopback``; link-local
-    IPv6 addresses always are (see the module docstring).
+    Loopback addresses are left out unless ``include_loopback``, link-local
+    IPv6 addresses unless ``include_link_local`` (see the module docstring).
     """
     wanted = set(families)
     found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
@@ -158,7 +174,9 @@ def local_addresses(families: Iterable[int] = (4,), include_loopback: bool = Fal
                 address = ipaddress.ip_address(text.split("%")[0])
                 if address.version not in wanted or address in found:
                     continue
-                if _usable(address) or (include_loopback and address.is_loopback):
+                if _usable(address, include_link_local) or (
+                    include_loopback and address.is_loopback
+                ):
                     found.append(address)
     found.sort(key=lambda a: a.version)
     return [str(a) for a in found]

@@ -12,6 +12,12 @@ says goodbye with an optional reason; HANDSHAKE is used only before the
 channel starts. A background reader answers pings and queues DATA, so the peer
 sees us alive even while the session is busy; ``idle_timeout`` turns silence
 into ``PeerTimeout``.
+
+Memory stays bounded whatever the peer sends: at most ``max_in_flight`` DATA
+messages (64 KiB each at most) wait unread; one more ends the channel with
+``PeerFlooded`` (the peer's fault), after the messages already queued, which
+are the evidence. A pong is written only once the previous writes have
+drained, so a peer that pings without reading stalls its own connection.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from p2p66.net.errors import (
     MalformedFrame,
     PayloadTooLarge,
     PeerClosed,
+    PeerFlooded,
     PeerTimeout,
     TamperedFrame,
     TransportError,
@@ -121,8 +128,14 @@ class ChannelConfig:
     heartbeat_interval: float | None = 5.0
     idle_timeout: float | None = 30.0
     send_timeout: float | None = 30.0
+    max_in_flight: int = 32
+    """DATA messages that may wait unread (2 MiB at most). The game never has more than a
+    few in flight (3 in a row from one side in every recorded match); the rest is slack
+    for resynchronisation and for other uses of the channel."""
 
     def __post_init__(self) -> None:
+        if self.max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be at least 1, got {self.max_in_flight!r}")
         for name in ("handshake_timeout", "heartbeat_interval", "idle_timeout", "send_timeout"):
             value = getattr(self, name)
             if value is not None and not (math.isfinite(value) and value > 0):
@@ -176,6 +189,8 @@ class SecureChannel:
         self.latency: float | None = None
         """The last heartbeat round trip in seconds (``None`` until one completes)."""
         self.max_message = MAX_MESSAGE
+        self.most_unread = 0
+        """The most DATA messages that ever waited unread (bounded by ``max_in_flight``)."""
         self._inbox: asyncio.Queue[bytes | TransportError] = asyncio.Queue()
         self._failure: TransportError | None = None
         self._ended = asyncio.Event()
@@ -240,6 +255,17 @@ class SecureChannel:
             self._inbox.put_nowait(item)
             raise item
         return item
+
+    def unread(self) -> list[bytes]:
+        """Take every message that arrived and was not read yet (e.g. as evidence)."""
+        taken: list[bytes] = []
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if isinstance(item, TransportError):
+                self._inbox.put_nowait(item)
+                break
+            taken.append(item)
+        return taken
 
     async def ping(self, timeout: float = 10.0) -> float:
         """Measure one round trip now (a heartbeat on demand); returns seconds."""
@@ -341,10 +367,11 @@ class SecureChannel:
                 self._last_heard = self._loop.time()
                 record_type, body = self._cipher.open(frame)
                 if record_type is RecordType.DATA:
-                    self._inbox.put_nowait(body)
+                    self._queue(body)
                 elif record_type is RecordType.PING:
                     self._check_ping_body(body)
                     self._write_record(RecordType.PONG, body)
+                    await self._drain()
                 elif record_type is RecordType.PONG:
                     self._on_pong(body)
                 elif record_type is RecordType.CLOSE:
@@ -353,6 +380,17 @@ class SecureChannel:
                     raise MalformedFrame("the peer sent a handshake record after the handshake")
         except TransportError as exc:
             self._fail(exc)
+
+    def _queue(self, body: bytes) -> None:
+        unread = self._inbox.qsize()
+        if unread >= self.config.max_in_flight:
+            raise PeerFlooded(
+                f"{self.peer.name} at {self.remote} sent more than "
+                f"{self.config.max_in_flight} messages that were not asked for yet (the "
+                "protocol never has that many in flight); the connection is closed"
+            )
+        self._inbox.put_nowait(body)
+        self.most_unread = max(self.most_unread, unread + 1)
 
     @staticmethod
     def _check_ping_body(body: bytes) -> None:

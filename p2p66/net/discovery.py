@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import ifaddr
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2p66.net.addresses import local_addresses
 from p2p66.net.handshake import VERSION
 
 SERVICE_TYPE: Final = "_p2p66._tcp.local."
@@ -47,21 +47,9 @@ class Game:
     properties: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
-def local_addresses(include_loopback: bool = False) -> list[str]:
-    """This machine's IPv4 addresses (what a LAN joiner can reach), loopback only on request."""
-    found: list[str] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str):
-                address = ipaddress.IPv4Address(ip.ip)
-                if include_loopback or not address.is_loopback:
-                    found.append(str(address))
-    return found
-
-
 def _ip_version(interfaces: Sequence[str] | None) -> IPVersion:
     if not interfaces:
-        return IPVersion.V4Only
+        return IPVersion.All
     families = {ipaddress.ip_address(addr).version for addr in interfaces}
     if families == {4}:
         return IPVersion.V4Only
@@ -73,7 +61,17 @@ def _ip_version(interfaces: Sequence[str] | None) -> IPVersion:
 def _zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
     if interfaces:
         return AsyncZeroconf(interfaces=list(interfaces), ip_version=_ip_version(interfaces))
-    return AsyncZeroconf(ip_version=IPVersion.V4Only)
+    return AsyncZeroconf(ip_version=_families_here())
+
+
+def _families_here() -> IPVersion:
+    """Both families where both have a usable address, else the one that has (an IPv6-only LAN)."""
+    v4, v6 = bool(local_addresses((4,))), bool(local_addresses((6,), include_link_local=True))
+    if v6 and not v4:
+        return IPVersion.V6Only
+    if v4 and not v6:
+        return IPVersion.V4Only
+    return IPVersion.All
 
 
 def _clean(text: str) -> str:
@@ -127,10 +125,10 @@ async def advertise(
     """Announce a game hosted by player ``name`` on ``port``.
 
     ``addresses`` are those a joiner should connect to (default: the
-    ``interfaces`` given, else every IPv4 address of this machine).
+    ``interfaces`` given, else every usable IPv4 and IPv6 address here).
     """
     if addresses is None:
-        addresses = list(interfaces) if interfaces else local_addresses()
+        addresses = list(interfaces) if interfaces else local_addresses((4, 6))
     instance = f"{_label(f'{name} {fingerprint[:4]}')}.{SERVICE_TYPE}"
     info = AsyncServiceInfo(
         SERVICE_TYPE,

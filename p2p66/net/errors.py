@@ -54,6 +54,10 @@ class BadSignature(RemoteTransportError):
     """The peer's identity signature does not verify: it does not hold the key it claims."""
 
 
+class PeerFlooded(RemoteTransportError):
+    """The peer sent more messages than the protocol ever has in flight (unread by us)."""
+
+
 class PeerAborted(RemoteTransportError):
     """The peer gave up the handshake for a reason of its own (the text says which)."""
 
@@ -128,6 +132,10 @@ class JoinCodeSpent(AuthenticationError):
 
 class UnknownPeer(AuthenticationError):
     """A code-less ("known peer") handshake with a peer whose key is not pinned."""
+
+
+class NotThisMatch(AuthenticationError):
+    """Someone other than the opponent of a match in progress tried to take its place."""
 
 
 class IdentityRejected(AuthenticationError):

@@ -14,6 +14,7 @@ dropped: it is a real guess and ends within seconds anyway.
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -78,6 +79,19 @@ class Gate:
 
 
 def source_of(remote: str) -> str:
-    """The address part of ``host:port`` / ``[v6]:port`` (what the limits count by)."""
+    """What the per-source limit counts by: the IPv4 address, or the IPv6 /64 network.
+
+    One IPv6 subscriber usually holds a whole /64, so counting single IPv6
+    addresses would let one machine look like billions of sources.
+    """
     host, _, _ = remote.rpartition(":")
-    return host.strip("[]") or remote
+    host = host.strip("[]") or remote
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)

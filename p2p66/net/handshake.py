@@ -46,7 +46,6 @@ from p2p66.net.channel import (
     SecureChannel,
 )
 from p2p66.net.errors import (
-    AuthenticationError,
     BadSignature,
     ConnectionLost,
     IdentityRejected,
@@ -54,6 +53,7 @@ from p2p66.net.errors import (
     MalformedFrame,
     MalformedHandshake,
     NetworkError,
+    NotThisMatch,
     PeerAborted,
     PeerKeyChanged,
     PeerTimeout,
@@ -202,10 +202,6 @@ def printable(text: str) -> str:
     """The peer's free text, shortened and stripped of control characters."""
     clean = "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))
     return clean[:_MAX_TEXT]
-
-
-class NotThisMatch(AuthenticationError):
-    """A joiner that is not the opponent of the match the host is resuming: refused."""
 
 
 # Why a side aborts, and the error (with a message for the *receiving* side) it causes.
@@ -596,8 +592,13 @@ async def join_handshake(
     known_peers: KnownPeers | None,
     expect_name: str | None = None,
     config: ChannelConfig = DEFAULT_CONFIG,
+    expect_key: PeerIdentity | None = None,
 ) -> SecureChannel:
-    """Join the host on ``conn`` with a join code's ``words``, or (``None``) as a known peer."""
+    """Join the host on ``conn`` with a join code's ``words``, or (``None``) as a known peer.
+
+    A known-peer join may demand the host be one key (``expect_key``: the
+    opponent of a match to resume) or one of the keys pinned under ``expect_name``.
+    """
     if words is None and known_peers is None:
         raise ValueError("a code-less rematch needs the known peers to check the host against")
 
@@ -615,7 +616,7 @@ async def join_handshake(
         t1 = identity_transcript(keys.t0, me, host)
         host.verify(field_bytes(reply, "sig", SIGNATURE_SIZE), signed_message("host", t1))
         if mode == "known" and known_peers is not None:
-            _check_known_host(known_peers, host, expect_name)
+            _check_known_host(known_peers, host, expect_name, expect_key)
         is_pinned = known_peers.check(host) if known_peers is not None else True
         await wire.send("auth", sig=identity.sign(signed_message("joiner", t1)))
         await wire.receive("ready")
@@ -659,18 +660,28 @@ async def _join_known(wire: _Wire) -> KeySchedule:
     )
 
 
-def _check_known_host(known_peers: KnownPeers, host: PeerIdentity, expect_name: str | None) -> None:
+def _check_known_host(
+    known_peers: KnownPeers,
+    host: PeerIdentity,
+    expect_name: str | None,
+    expect_key: PeerIdentity | None,
+) -> None:
+    if expect_key is not None and host.public_key != expect_key.public_key:
+        raise NotThisMatch(
+            f"the host {host.name!r} ({host.fingerprint}) is not {expect_key.name!r} "
+            f"({expect_key.fingerprint}), the opponent of this match; refused"
+        )
     if expect_name is not None:
-        pinned = known_peers.key_of(expect_name)
-        if pinned is None:
+        pinned = known_peers.keys_named(expect_name)
+        if not pinned:
             raise UnknownPeer(
                 f"no identity key is pinned for {expect_name!r}; connect with a join code first"
             )
-        if pinned != host.public_key:
+        if host.public_key not in pinned:
             raise PeerKeyChanged(
-                expect_name, fingerprint(pinned), host.fingerprint, str(known_peers.path)
+                expect_name, fingerprint(pinned[0]), host.fingerprint, str(known_peers.path)
             )
-    elif known_peers.name_for_key(host.public_key) is None:
+    if known_peers.name_for_key(host.public_key) is None:
         raise UnknownPeer(
             f"the host {host.name!r} ({host.fingerprint}) is not a known peer (its key is not "
             "pinned); connect with a join code first"

@@ -6,9 +6,10 @@ the ``P2P66_HOME`` environment variable (so tests never touch the real home),
 then ``platformdirs.user_config_dir("p2p66")``. Secret files are written with
 mode 0600 and refused if other users can read them, as ssh does.
 
-``KnownPeers`` pins a peer's full public key under its name the first time a
-join code authenticated it; later a different key for that name is refused
-with ``PeerKeyChanged``, and a code-less rematch is allowed only for pinned keys.
+``KnownPeers`` pins a peer's full public key (with the name it used) the
+first time a join code authenticated it; a code-less rematch is allowed only
+for pinned keys. A new key under a known name is a new player, shown with a
+short fingerprint wherever the two could be confused.
 Fingerprints are the first 80 bits of SHA-256 of the key in five hex groups
 (``3f2a-9c01-77de-b4e0-1a2b``): short enough to read aloud, long enough that
 nobody can make a key with a chosen fingerprint.
@@ -20,6 +21,7 @@ import getpass
 import hashlib
 import json
 import os
+import shutil
 import stat
 import unicodedata
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from p2p66.net.errors import BadSignature, PeerKeyChanged
+from p2p66.net.errors import BadSignature
 
 HOME_ENV: Final = "P2P66_HOME"
 IDENTITY_FILE: Final = "identity.json"
@@ -39,7 +41,8 @@ PUBLIC_KEY_SIZE: Final = 32
 SIGNATURE_SIZE: Final = 64
 MAX_NAME_LENGTH: Final = 32
 _IDENTITY_FORMAT: Final = "p2p66-identity/1"
-_PEERS_FORMAT: Final = "p2p66-known-peers/1"
+_PEERS_FORMAT: Final = "p2p66-known-peers/2"
+_PEERS_FORMAT_V1: Final = "p2p66-known-peers/1"
 
 
 class IdentityError(ValueError):
@@ -54,6 +57,28 @@ def home_dir(directory: Path | str | None = None) -> Path:
     if env:
         return Path(env)
     return Path(platformdirs.user_config_dir("p2p66"))
+
+
+def data_dir() -> Path:
+    """Where replays and logs go: ``$P2P66_HOME`` if set, else the user data dir.
+
+    Settings and keys stay in the config dir (``home_dir``); what p2p66 writes
+    as it plays is data, which platforms keep apart (XDG_DATA_HOME on Linux).
+    """
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("p2p66"))
+
+
+def replays_dir() -> Path:
+    """The replay folder, moving an older version's ``replays`` from the config dir once."""
+    new = data_dir() / "replays"
+    old = home_dir() / "replays"
+    if old != new and old.is_dir() and not new.exists():
+        new.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(old, new)
+    return new
 
 
 def fingerprint(public_key: bytes) -> str:
@@ -148,6 +173,12 @@ def load_or_create_identity(
     return identity
 
 
+def load_identity(directory: Path | str | None = None) -> Identity | None:
+    """Our identity if one was made, else None: for commands that only look (no side effect)."""
+    path = home_dir(directory) / IDENTITY_FILE
+    return _load_identity(path) if path.exists() else None
+
+
 def _default_name() -> str:
     try:
         user = getpass.getuser().strip()
@@ -216,23 +247,40 @@ def read_private_json(path: Path) -> dict[str, Any]:
 
 
 class KnownPeers:
-    """Pins of peer names to public keys, stored as JSON in ``known_peers.json``."""
+    """Pinned identity keys and the name each last used, stored in ``known_peers.json``.
+
+    A pin is a *key*: names are only what people call themselves, so two keys
+    may share a name (two fresh installs both called ``root``) and a key may
+    change its name. ``label`` tells same-named keys apart by a short
+    fingerprint. The file format is ``p2p66-known-peers/2`` (a list of
+    ``{name, public_key, fingerprint}``); files of format ``/1`` (a map from
+    name to key, written by older versions) are read the same way and
+    rewritten as ``/2`` on the next change.
+    """
 
     def __init__(self, path: Path, pins: dict[str, bytes] | None = None) -> None:
         self.path = path
-        self._pins: dict[str, bytes] = dict(pins or {})
+        self._names: dict[bytes, str] = {key: name for name, key in (pins or {}).items()}
 
     @classmethod
     def load(cls, directory: Path | str | None = None) -> KnownPeers:
         """The pins in the home directory (none yet if the file does not exist)."""
         path = home_dir(directory) / KNOWN_PEERS_FILE
+        peers = cls(path)
         if not path.exists():
-            return cls(path)
+            return peers
         data = read_private_json(path)
-        if data.get("format") != _PEERS_FORMAT or not isinstance(data.get("peers"), dict):
+        entries = data.get("peers")
+        if data.get("format") == _PEERS_FORMAT_V1 and isinstance(entries, dict):
+            listed = [{"name": n, **e} if isinstance(e, dict) else e for n, e in entries.items()]
+        elif data.get("format") == _PEERS_FORMAT and isinstance(entries, list):
+            listed = entries
+        else:
             raise IdentityError(f"{path} is not a p2p66 known-peers file")
-        pins: dict[str, bytes] = {}
-        for name, entry in data["peers"].items():
+        for entry in listed:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str):
+                raise IdentityError(f"{path}: a pin lacks its name or public_key")
             try:
                 key = bytes.fromhex(str(entry["public_key"]))
             except (KeyError, TypeError, ValueError):
@@ -241,50 +289,93 @@ class KnownPeers:
                 ) from None
             if len(key) != PUBLIC_KEY_SIZE:
                 raise IdentityError(f"{path}: the pin of {name!r} is not a 32-byte key")
-            pins[name] = key
-        return cls(path, pins)
+            peers._names[key] = name
+        return peers
 
     def __contains__(self, name: object) -> bool:
-        return name in self._pins
+        return name in self._names.values()
+
+    def __len__(self) -> int:
+        return len(self._names)
 
     def names(self) -> list[str]:
-        return sorted(self._pins)
+        """Every pinned name, once each, sorted."""
+        return sorted(set(self._names.values()))
+
+    def peers(self) -> list[PeerIdentity]:
+        """Every pinned key with its name, sorted by name, then fingerprint."""
+        found = [PeerIdentity(name, key) for key, name in self._names.items()]
+        return sorted(found, key=lambda p: (p.name, p.fingerprint))
+
+    def keys_named(self, name: str) -> list[bytes]:
+        """The keys pinned under ``name`` (several players may use one name)."""
+        return [p.public_key for p in self.peers() if p.name == name]
 
     def key_of(self, name: str) -> bytes | None:
-        return self._pins.get(name)
+        """The key pinned under ``name`` if exactly one is; None if none or several."""
+        keys = self.keys_named(name)
+        return keys[0] if len(keys) == 1 else None
 
     def name_for_key(self, public_key: bytes) -> str | None:
-        """A name pinned to ``public_key``, if any: a known peer may rename itself."""
-        return next((n for n, k in sorted(self._pins.items()) if k == public_key), None)
+        """The name last seen with ``public_key``, if that key is pinned."""
+        return self._names.get(public_key)
 
     def check(self, peer: PeerIdentity) -> bool:
-        """True if ``peer`` is pinned with this key, False if its name is new.
+        """True if ``peer``'s key is pinned under this very name, False if it is new or renamed.
 
-        Raises ``PeerKeyChanged`` if the name is pinned to another key.
+        A known name with a new key is a new player (not an error): pins are keys.
         """
-        pinned = self._pins.get(peer.name)
-        if pinned is None:
-            return False
-        if pinned != peer.public_key:
-            raise PeerKeyChanged(peer.name, fingerprint(pinned), peer.fingerprint, str(self.path))
-        return True
+        return self._names.get(peer.public_key) == peer.name
+
+    def label(self, peer: PeerIdentity) -> str:
+        """``peer``'s name, with a short fingerprint if another pinned key uses the name too."""
+        others = [k for k in self.keys_named(peer.name) if k != peer.public_key]
+        return short_label(peer) if others else peer.name
+
+    def find(self, who: str) -> list[PeerIdentity]:
+        """The pins whose fingerprint starts with ``who`` (4+ hex digits), else named ``who``."""
+        digits = who.strip().lower().replace("-", "")
+        by_print = [
+            p
+            for p in self.peers()
+            if len(digits) >= 4 and p.fingerprint.replace("-", "").startswith(digits)
+        ]
+        return by_print or [p for p in self.peers() if p.name == who]
 
     def pin(self, peer: PeerIdentity) -> None:
-        """Pin ``peer`` (after ``check``) and save the file."""
-        self._pins[peer.name] = peer.public_key
+        """Pin ``peer``'s key under its current name and save the file."""
+        self._names[peer.public_key] = peer.name
         self._save()
 
-    def forget(self, name: str) -> bool:
-        """Remove the pin of ``name``; True if there was one."""
-        if self._pins.pop(name, None) is None:
-            return False
+    def forget(self, who: str) -> list[PeerIdentity]:
+        """Remove the pins matching ``who`` (a name, or a fingerprint or its start).
+
+        Returns what was removed: nothing if nothing matched, nor if a name is
+        shared by several keys (then a fingerprint must say which).
+        """
+        matched = self.find(who)
+        if len(matched) != 1:
+            return []
+        del self._names[matched[0].public_key]
         self._save()
-        return True
+        return matched
 
     def _save(self) -> None:
-        peers = {
-            name: {"public_key": key.hex(), "fingerprint": fingerprint(key)}
-            for name, key in sorted(self._pins.items())
-        }
+        peers = [
+            {"name": p.name, "public_key": p.public_key.hex(), "fingerprint": p.fingerprint}
+            for p in self.peers()
+        ]
         text = json.dumps({"format": _PEERS_FORMAT, "peers": peers}, indent=2)
         write_private_file(self.path, text + "\n")
+
+
+def short_label(peer: PeerIdentity) -> str:
+    """``name (3f2a)``: a name with the first group of its key's fingerprint."""
+    return f"{peer.name} ({peer.fingerprint[:4]})"
+
+
+def distinct_names(first: PeerIdentity, second: PeerIdentity) -> tuple[str, str]:
+    """Names for two players shown together: with short fingerprints if they are the same."""
+    if first.name == second.name and first.public_key != second.public_key:
+        return short_label(first), short_label(second)
+    return first.name, second.name

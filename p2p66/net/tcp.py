@@ -26,6 +26,7 @@ from p2p66.net.errors import (
     ConnectionLost,
     ListenFailed,
     LocalTransportError,
+    NotThisMatch,
     PeerTimeout,
     TransportError,
 )
@@ -33,7 +34,6 @@ from p2p66.net.gate import Entry, Gate, source_of
 from p2p66.net.handshake import (
     Attempt,
     CodeSlot,
-    NotThisMatch,
     host_handshake,
     join_handshake,
 )
@@ -401,11 +401,13 @@ async def join_known(
     expect_name: str | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     config: ChannelConfig = DEFAULT_CONFIG,
+    expect_key: PeerIdentity | None = None,
 ) -> SecureChannel:
     """Rematch a pinned host without a code (it must have pinned us too).
 
-    With ``expect_name`` the host must hold the key pinned for that name;
-    otherwise any pinned key is accepted.
+    With ``expect_key`` the host must be that very key (reconnecting to the
+    opponent of a match), with ``expect_name`` one of the keys pinned under
+    that name; otherwise any pinned key is accepted.
     """
     stream = await connect(host, port, connect_timeout)
     return await join_handshake(
@@ -415,4 +417,5 @@ async def join_known(
         known_peers=known_peers,
         expect_name=expect_name,
         config=config,
+        expect_key=expect_key,
     )

@@ -75,6 +75,8 @@ def read_preamble(head: bytes) -> int:
         raise ReplayFormatError("not a p2p66 replay: the file does not start with 'P66R'")
     if len(head) < len(PREAMBLE):
         raise ReplayFormatError("not a p2p66 replay: the preamble is cut short")
+    version: int
+    reserved: int
     version, reserved = struct.unpack(">HH", head[4:8])
     if version != FORMAT_VERSION:
         newer = "a newer" if version > FORMAT_VERSION else "an unknown older"
@@ -98,8 +100,9 @@ class ReplayReader:
     byte offset after the last good record.
     """
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BinaryIO, size: int | None = None) -> None:
         self._stream = stream
+        self._size = size  # the file's length, to say how much was left unread at damage
         self.version = read_preamble(stream.read(len(PREAMBLE)))
         self.offset = len(PREAMBLE)
         self.count = 0
@@ -113,6 +116,9 @@ class ReplayReader:
             yield record
 
     def _stop(self, kind: str, detail: str) -> None:
+        left = None if self._size is None else self._size - self.offset
+        if kind == "corrupt" and left is not None and left > MAX_RECORD + FRAME_HEAD.size:
+            detail += f"; the {left} bytes from there to the end of the file were not read"
         self.damage = Damage(self.count, self.offset, kind, detail)
 
     def _next(self) -> Record | None:
@@ -164,7 +170,7 @@ def open_replay(path: Path | str) -> Iterator[ReplayReader]:
         raise ReplayFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     with stream:
         try:
-            yield ReplayReader(stream)
+            yield ReplayReader(stream, os.fstat(stream.fileno()).st_size)
         except IsADirectoryError:
             raise ReplayFormatError(f"{path} is a directory, not a replay file") from None
 

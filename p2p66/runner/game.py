@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from p2p66.bots.api import Bot, BotFault, PublicMove, Turn, as_action
-from p2p66.engine.cards import CARD_CODES
+from p2p66.bots.api import Bot, BotFault, Turn, as_action
 from p2p66.engine.match import Match
 from p2p66.engine.moves import MOVE_NOTATION, Move
 from p2p66.engine.options import RuleOptions
@@ -50,8 +49,7 @@ class GameSpec:
     mode: Mode = "matches"
     first_dealer: int = 0
     time: TimeControl = TimeControl()
-    record_replay: bool = False
-    replay_dir: str | None = None  # loopback games write their signed replay files here
+    replay_dir: str | None = None  # each game's signed replay (.p66) is written here
 
 
 class _Forfeited(Exception):
@@ -72,7 +70,6 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
     longest = [0.0, 0.0]
     moves = 0
     started = time.perf_counter()
-    replay_hands: list[dict[str, Any]] = []
     hand_no = 0
     forfeit: Forfeit | None = _start(seats, side_of, options)
     while forfeit is None:
@@ -95,8 +92,6 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
                 moves += 1
         except _Forfeited as fault:
             forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
-        if spec.record_replay:
-            replay_hands.append(_replay_hand(state, deck, table.log, forfeit))
         if forfeit is not None:
             break
         for seat in (0, 1):
@@ -129,7 +124,6 @@ def play_game(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
         think=(think[a], think[b]),
         max_move=(longest[a], longest[b]),
         forfeit=forfeit,
-        replay=_replay(spec, seats, side_of, replay_hands) if spec.record_replay else None,
     )
 
 
@@ -172,38 +166,3 @@ def _ask(
 def _notify_end(bot: Bot, view: Any) -> None:
     with contextlib.suppress(Exception):  # bookkeeping failures are not faults of play
         bot.end_hand(view)
-
-
-def _replay_hand(
-    state: HandState, deck: list[int], log: list[PublicMove], forfeit: Forfeit | None
-) -> dict[str, Any]:
-    result = state.result
-    return {
-        "dealer": state.dealer,
-        "deck": [CARD_CODES[c] for c in deck],
-        "moves": [[m.seat, m.move.notation] for m in log],
-        "result": None
-        if result is None
-        else {
-            "winner": result.winner,
-            "game_points": result.game_points,
-            "how": result.how.value,
-            "card_points": list(result.card_points),
-        },
-        "forfeit": forfeit.to_json() if forfeit else None,
-    }
-
-
-def _replay(
-    spec: GameSpec, seats: list[Bot], side_of: tuple[Side, Side], hands: list[dict[str, Any]]
-) -> dict[str, Any]:
-    return {
-        "format": "p2p66-bot-game/1",
-        "game": spec.game,
-        "pair": spec.pair,
-        "seed": spec.seed,
-        "options": spec.options.to_dict(),
-        "seats": [{"side": side_of[s], "bot": seats[s].name} for s in (0, 1)],
-        "first_dealer": spec.first_dealer,
-        "hands": hands,
-    }

@@ -22,6 +22,7 @@ import random
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from p2p66.bots.api import Bot, BotFault, as_action
@@ -50,15 +51,56 @@ def play_over_loopback(
     return asyncio.run(_play(spec, bot_a, bot_b, soundness))
 
 
-def _secret(spec: GameSpec, seat: int, what: str) -> bytes:
-    return hashlib.sha256(f"p2p66-loopback:{spec.seed}:{spec.game}:{seat}:{what}".encode()).digest()
+def _secret(spec: GameSpec, deal: int, seat: int, what: str) -> bytes:
+    return hashlib.sha256(f"p2p66-loopback:{spec.seed}:{deal}:{seat}:{what}".encode()).digest()
 
 
-async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
+@dataclass
+class Seating:
+    """The two seats of one game played by two peers: bots, sides, identities, peers, clock."""
+
+    spec: GameSpec
+    seats: list[Bot]
+    side_of: tuple[Side, Side]
+    ids: list[Identity]
+    peers: list[Peer]
+    clock: _Clock
+    forfeit: Forfeit | None
+    started: float
+
+    def result(self) -> GameResult:
+        """The game's result from seat 0's machine (the forfeit, if a bot forfeited)."""
+        spec, side_of, forfeit, clock = self.spec, self.side_of, self.forfeit, self.clock
+        match = self.peers[0].machine.match
+        points = match.game_points if match is not None else (0, 0)
+        a, b = spec.a_seat, 1 - spec.a_seat
+        winner: Side | None
+        if forfeit is not None:
+            winner = "b" if forfeit.side == "a" else "a"
+        elif match is not None and match.winner is not None:
+            winner = side_of[match.winner]
+        else:
+            winner = None
+        return GameResult(
+            game=spec.game,
+            pair=spec.pair,
+            a_seat=spec.a_seat,
+            winner=winner,
+            points=(points[a], points[b]),
+            hands=len(match.results) if match is not None else 0,
+            moves=clock.moves,
+            seconds=time.perf_counter() - self.started,
+            think=(clock.think[a], clock.think[b]),
+            max_move=(clock.longest[a], clock.longest[b]),
+            forfeit=forfeit,
+        )
+
+
+def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int, deal: int) -> Seating:
+    """Start both bots and make the two peers; ``deal`` seeds their keys and shuffles."""
     seats: list[Bot] = [bot_a, bot_b] if spec.a_seat == 0 else [bot_b, bot_a]
     side_of: tuple[Side, Side] = ("a", "b") if spec.a_seat == 0 else ("b", "a")
     rules = spec.options
-    clock = _Clock()
     started = time.perf_counter()
     forfeit: Forfeit | None = None
     for seat in (0, 1):
@@ -68,40 +110,26 @@ async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameR
             kind = exc.kind if isinstance(exc, BotFault) and exc.kind in FAULT_KINDS else "crash"
             forfeit = Forfeit(side_of[seat], kind, f"at the start: {exc}")
             break
-    ids = [Identity.from_seed(seat_name(seats[s], s), _secret(spec, s, "identity")) for s in (0, 1)]
-    rngs = [random.Random(_secret(spec, s, "rng")).randbytes for s in (0, 1)]
+    ids = [
+        Identity.from_seed(seat_name(seats[s], s), _secret(spec, deal, s, "identity"))
+        for s in (0, 1)
+    ]
+    rngs = [random.Random(_secret(spec, deal, s, "rng")).randbytes for s in (0, 1)]
     peers = [
         Peer(0, _signer(ids[0]), options=rules, soundness=soundness, rng=rngs[0]),
         Peer(1, _signer(ids[1]), rng=rngs[1]),
     ]
-    if forfeit is None:
+    return Seating(spec, seats, side_of, ids, peers, _Clock(), forfeit, started)
+
+
+async def _play(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> GameResult:
+    seating = seat_bots(spec, bot_a, bot_b, soundness, spec.game)
+    if seating.forfeit is None:
         try:
-            await _run_peers(spec, seats, peers, ids, clock)
+            await _run_peers(spec, seating.seats, seating.peers, seating.ids, seating.clock)
         except _Forfeited as fault:
-            forfeit = Forfeit(side_of[fault.seat], fault.kind, fault.detail)
-    match = peers[0].machine.match
-    points = match.game_points if match is not None else (0, 0)
-    a, b = spec.a_seat, 1 - spec.a_seat
-    winner: Side | None
-    if forfeit is not None:
-        winner = "b" if forfeit.side == "a" else "a"
-    elif match is not None and match.winner is not None:
-        winner = side_of[match.winner]
-    else:
-        winner = None
-    return GameResult(
-        game=spec.game,
-        pair=spec.pair,
-        a_seat=spec.a_seat,
-        winner=winner,
-        points=(points[a], points[b]),
-        hands=len(match.results) if match is not None else 0,
-        moves=clock.moves,
-        seconds=time.perf_counter() - started,
-        think=(clock.think[a], clock.think[b]),
-        max_move=(clock.longest[a], clock.longest[b]),
-        forfeit=forfeit,
-    )
+            seating.forfeit = Forfeit(seating.side_of[fault.seat], fault.kind, fault.detail)
+    return seating.result()
 
 
 def seat_name(bot: Bot, seat: int) -> str:
@@ -129,27 +157,34 @@ class _Clock:
 Decider = Callable[[PlayerView], Awaitable[int]]
 
 
+def decide_now(
+    spec: GameSpec, seat: int, bot: Bot, peer: Peer, *, clock: _Clock, view: PlayerView
+) -> int:
+    """Ask ``bot`` for seat ``seat``'s move, timed; a fault raises ``_Forfeited``."""
+    turn = turn_for(view, context_of(peer), spec.time.per_move)
+    t0 = time.perf_counter()
+    try:
+        action = as_action(bot.choose(turn))
+    except BotFault as fault:
+        kind = fault.kind if fault.kind in FAULT_KINDS else "protocol"
+        raise _Forfeited(seat, kind, fault.detail) from None
+    except Exception as exc:
+        raise _Forfeited(seat, "crash", f"{type(exc).__name__}: {exc}") from None
+    seconds = time.perf_counter() - t0
+    clock.think[seat] += seconds
+    clock.longest[seat] = max(clock.longest[seat], seconds)
+    clock.moves += 1
+    if spec.time.over(seconds):
+        limit = f"limit {spec.time.per_move}s + {spec.time.margin}s"
+        raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
+    if action.move not in view.legal:
+        raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
+    return action.move.code
+
+
 def _decider(spec: GameSpec, seat: int, bot: Bot, peer: Peer, clock: _Clock) -> Decider:
     async def decide(view: PlayerView) -> int:
-        turn = turn_for(view, context_of(peer), spec.time.per_move)
-        t0 = time.perf_counter()
-        try:
-            action = as_action(await asyncio.to_thread(bot.choose, turn))
-        except BotFault as fault:
-            kind = fault.kind if fault.kind in FAULT_KINDS else "protocol"
-            raise _Forfeited(seat, kind, fault.detail) from None
-        except Exception as exc:
-            raise _Forfeited(seat, "crash", f"{type(exc).__name__}: {exc}") from None
-        seconds = time.perf_counter() - t0
-        clock.think[seat] += seconds
-        clock.longest[seat] = max(clock.longest[seat], seconds)
-        clock.moves += 1
-        if spec.time.over(seconds):
-            limit = f"limit {spec.time.per_move}s + {spec.time.margin}s"
-            raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
-        if action.move not in view.legal:
-            raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
-        return action.move.code
+        return await asyncio.to_thread(decide_now, spec, seat, bot, peer, clock=clock, view=view)
 
     return decide
 

@@ -9,7 +9,7 @@ flushed as the game ends (in completion order; ``game`` numbers say which).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Side = Literal["a", "b"]
@@ -52,7 +52,6 @@ class GameResult:
     think: tuple[float, float]
     max_move: tuple[float, float]
     forfeit: Forfeit | None = None
-    replay: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def score_a(self) -> float:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -61,7 +60,6 @@ class RunConfig:
             mode=self.mode,
             first_dealer=0,
             time=self.time,
-            record_replay=self.replay_dir is not None,
             replay_dir=self.replay_dir,
         )
 
@@ -160,8 +158,6 @@ def _collect(
         if out is not None:
             out.write(result.to_line() + "\n")
             out.flush()
-        if config.replay_dir is not None and result.replay is not None:
-            _write_replay(Path(config.replay_dir), result)
         if listener is None and config.sprt is None:
             continue
         summary = outcome.summary(config)
@@ -206,14 +202,6 @@ def _results(config: RunConfig, todo: list[int]) -> Iterator[GameResult]:
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _write_replay(directory: Path, result: GameResult) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"game-{result.game:06d}.json"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result.replay, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def start_line(config: RunConfig) -> str:

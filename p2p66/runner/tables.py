@@ -40,6 +40,33 @@ class TableGameResult:
     moves: int
     seconds: float  # bot thinking time in total
     forfeit: tuple[int, str] | None = None  # (seat, what it did) of a bot that broke the rules
+    clock: tuple[tuple[int, float, float], ...] = ()  # per seat: moves, seconds, longest move
+
+    def bot_clock(self, spec: str) -> tuple[int, float, float]:
+        """Moves, total seconds and the longest move of the seats ``spec`` played."""
+        mine = [c for seat, c in zip(self.seats, self.clock, strict=True) if seat == spec]
+        return (
+            sum(c[0] for c in mine),
+            sum(c[1] for c in mine),
+            max((c[2] for c in mine), default=0.0),
+        )
+
+
+class Clock:
+    """Thinking time per seat: moves, total seconds, the longest move."""
+
+    def __init__(self, seats: int) -> None:
+        self.moves = [0] * seats
+        self.total = [0.0] * seats
+        self.longest = [0.0] * seats
+
+    def add(self, seat: int, seconds: float) -> None:
+        self.moves[seat] += 1
+        self.total[seat] += seconds
+        self.longest[seat] = max(self.longest[seat], seconds)
+
+    def table(self) -> tuple[tuple[int, float, float], ...]:
+        return tuple(zip(self.moves, self.total, self.longest, strict=True))
 
 
 def decks(seed: int, size: int, count: int) -> list[list[int]]:
@@ -68,6 +95,7 @@ def play_bidding_match(
     deals = decks(seed, 24, max_hands)
     match = TableMatch(options, first_dealer)
     moves, thinking = 0, 0.0
+    clock = Clock(options.players)
     forfeit: tuple[int, str] | None = None
     try:
         while not match.is_over and match.hand_number <= max_hands and forfeit is None:
@@ -81,7 +109,9 @@ def play_bidding_match(
                 except BotFault as fault:
                     forfeit = (seat, f"{fault.kind}: {fault.detail}")
                     break
-                thinking += time.perf_counter() - start
+                spent = time.perf_counter() - start
+                thinking += spent
+                clock.add(seat, spent)
                 if code not in view.legal:
                     forfeit = (seat, f"illegal: {TABLE_NOTATION[code]} is not legal")
                     break
@@ -101,7 +131,14 @@ def play_bidding_match(
         loser = options.side_of(forfeit[0])
         winner = 1 - loser if options.sides == 2 else None
     return TableGameResult(
-        tuple(seats), match.scores, winner, len(match.results), moves, thinking, forfeit
+        tuple(seats),
+        match.scores,
+        winner,
+        len(match.results),
+        moves,
+        thinking,
+        forfeit,
+        clock.table(),
     )
 
 
@@ -123,6 +160,7 @@ def play_three_handed_match(
     deals = decks(seed, rules.deck_size, max_hands)
     match = ThreeHandedMatch(options, first_dealer)
     moves, thinking = 0, 0.0
+    clock = Clock(3)
     try:
         while not match.is_over and match.hand_number <= max_hands:
             deck = deals[match.hand_number - 1]
@@ -133,7 +171,9 @@ def play_three_handed_match(
                 turn = table.turn()
                 start = time.perf_counter()
                 move = as_action(bots[seat].choose(turn)).move
-                thinking += time.perf_counter() - start
+                spent = time.perf_counter() - start
+                thinking += spent
+                clock.add(seat, spent)
                 table.state.check_legal(move.code)
                 table.play(move.code)
                 moves += 1
@@ -142,5 +182,12 @@ def play_three_handed_match(
         for bot in bots:
             bot.close()
     return TableGameResult(
-        tuple(seats), match.scores, match.winner, len(match.results), moves, thinking
+        tuple(seats),
+        match.scores,
+        match.winner,
+        len(match.results),
+        moves,
+        thinking,
+        None,
+        clock.table(),
     )

@@ -1,7 +1,8 @@
 """How a game reaches the bots: in this process, or over the full peer protocol.
 
 The runner only needs ``play(spec, bot_a, bot_b) -> GameResult``. ``inproc``
-referees with the engine directly. ``loopback`` runs each game between two
+referees with the engine directly (or, when replays are written, plays two
+peers in memory, ``runner/memory.py``). ``loopback`` runs each game between two
 peers on 127.0.0.1 with the mental-poker deal and signed moves, each peer
 driven by its bot (``runner/loopback.py``); it is loaded lazily, and a
 clear error says so if the peer layers cannot load.
@@ -33,11 +34,17 @@ class GameTransport(Protocol):
 
 
 class InprocTransport:
-    """The engine referees in this process: fastest, the default."""
+    """The engine referees in this process: fastest, the default. With replays to write,
+    two in-memory peers play instead, so each replay is a real signed transcript
+    (``runner/memory.py``)."""
 
     name = "inproc"
 
     def play(self, spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
+        if spec.replay_dir is not None:
+            memory = importlib.import_module("p2p66.runner.memory")
+            result: GameResult = memory.play_in_memory(spec, bot_a, bot_b)
+            return result
         return play_game(spec, bot_a, bot_b)
 
 

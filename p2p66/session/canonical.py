@@ -4,10 +4,11 @@ Every signed byte string of the protocol (a message body and everything
 nested in it) must be the canonical encoding of its value: each value in
 its smallest msgpack form (what msgpack-python's ``packb`` writes), strings
 as str and byte strings as bin, maps with text keys and no key twice, no
-extension types. ``unpack`` accepts exactly that and raises ``NonCanonical``
-on anything else, so two decoders can never read two meanings from one
-signed record. The order of a map's keys is fixed by its schema, which the
-decoders of each message check (``ordered_keys``).
+extension types (and, by the schemas, no floats). ``unpack`` accepts exactly
+that and raises ``NonCanonical`` on anything else, so two decoders can never
+read two meanings from one signed record. The order of a map's keys is
+fixed by its schema, which the decoders of each message check
+(``ordered_keys``).
 """
 
 from __future__ import annotations
@@ -41,36 +42,30 @@ def _no_ext(code: int, data: bytes) -> object:
 
 
 def unpack(data: bytes) -> Any:
-    """The value ``data`` encodes; ``NonCanonical`` unless it is that value's canonical form."""
+    """The value ``data`` encodes; ``NonCanonical`` unless it is that value's canonical form.
+
+    The check is a round trip: decode, re-encode, compare. A key given twice
+    collapses on decoding and a wider form than needed re-encodes narrower, so
+    both differ; only then is the input decoded again, slowly, to say which.
+    Floats pass the round trip but no schema has a float field.
+    """
     try:
-        value = msgpack.unpackb(
-            data,
-            raw=False,
-            strict_map_key=False,
-            object_pairs_hook=_pairs,
-            ext_hook=_no_ext,
-        )
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext)
     except NonCanonical:
         raise
     except Exception as exc:  # msgpack raises many types; all mean "not msgpack"
         raise NonCanonical(f"not msgpack ({type(exc).__name__})") from None
-    if isinstance(value, float) or _has_float(value):
-        raise NonCanonical("floating-point numbers are not allowed")
     if msgpack.packb(value) != data:
+        _diagnose(data)
         raise NonCanonical(
             "not in canonical form (every value must take its smallest msgpack encoding)"
         )
     return value
 
 
-def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, list):
-        return any(_has_float(v) for v in value)
-    if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
-    return False
+def _diagnose(data: bytes) -> None:
+    """Raise the specific NonCanonical for a key given twice or a key that is not text."""
+    msgpack.unpackb(data, raw=False, strict_map_key=False, object_pairs_hook=_pairs)
 
 
 def ordered_keys(obj: Mapping[str, Any], allowed: Iterable[tuple[str, ...]]) -> str | None:

@@ -28,13 +28,26 @@ class PairResult:
 
 
 def run_pair(
-    peers: tuple[Peer, Peer], choosers: tuple[Chooser, Chooser], max_records: int = 100_000
+    peers: tuple[Peer, Peer],
+    choosers: tuple[Chooser, Chooser],
+    max_records: int = 100_000,
+    on_events: Callable[[int, list[ev.Event]], None] | None = None,
 ) -> PairResult:
-    """Shuttle records between two peers until the match ends (or nothing moves)."""
+    """Shuttle records between two peers until the match ends (or nothing moves).
+
+    ``on_events(seat, events)`` hears each seat's events as they happen (a bot
+    told that its hand ended before it is asked about the next one).
+    """
     records: tuple[list[Record], list[Record]] = ([], [])
     events: tuple[list[ev.Event], list[ev.Event]] = ([], [])
+
+    def heard(seat: int, new: list[ev.Event]) -> None:
+        events[seat].extend(new)
+        if on_events is not None and new:
+            on_events(seat, new)
+
     for seat in (0, 1):
-        events[seat].extend(peers[seat].start())
+        heard(seat, peers[seat].start())
     while len(records[0]) < max_records:
         moved = False
         for seat in (0, 1):
@@ -42,7 +55,7 @@ def run_pair(
             for record in peer.data_to_send():
                 records[seat].append(record)
                 records[1 - seat].append(record)
-                events[1 - seat].extend(other.receive_data(record.encode()))
+                heard(1 - seat, other.receive_data(record.encode()))
                 moved = True
         if peers[0].machine.over and peers[1].machine.over:
             break
@@ -51,7 +64,7 @@ def run_pair(
             if peer.needs_move:
                 view = peer.view()
                 assert view is not None
-                events[seat].extend(peer.play(choosers[seat](view)))
+                heard(seat, peer.play(choosers[seat](view)))
                 moved = True
         if not moved:
             break

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
 
 RED_SUITS = frozenset({1, 2})  # diamonds, hearts
+FOUR_COLOURS = ("class:card.green", "class:card.blue", "class:card.red", "class:card.black")
+"""The four-colour deck's classes, by suit: clubs, diamonds, hearts, spades."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,8 @@ class TextStyle:
 
     ascii: bool = False
     color: bool = True
+    four_colour: bool = False  # clubs green, diamonds blue: every suit its own colour
+    words: bool = False  # cards as words, "the ace of spades": for screen readers
 
 
 DEFAULT_STYLE = TextStyle()
@@ -69,7 +73,9 @@ def suit_text(suit: int, style: TextStyle) -> str:
 
 
 def card_text(card: Card, style: TextStyle) -> str:
-    """``AH`` in ASCII (the move notation), ``A♥`` otherwise; a ten is ``10♥``."""
+    """``AH`` in ASCII (the move notation), ``A♥`` otherwise; a ten is ``10♥``; or words."""
+    if style.words:
+        return f"the {card.name()}"
     if style.ascii:
         return card.code
     rank = "10" if RANKS[card.rank] == "T" else RANKS[card.rank]
@@ -80,6 +86,8 @@ def card_class(card: Card, style: TextStyle) -> str:
     """The prompt-toolkit style class of a card: red for hearts and diamonds."""
     if not style.color:
         return "class:card"
+    if style.four_colour:
+        return FOUR_COLOURS[card.suit]
     return "class:card.red" if card.suit in RED_SUITS else "class:card.black"
 
 
@@ -89,7 +97,8 @@ def suit_name(suit: int) -> str:
 
 def cards_text(cards: tuple[Card, ...] | list[Card], style: TextStyle) -> str:
     """Cards separated by spaces, or "none"."""
-    return " ".join(card_text(c, style) for c in cards) if cards else "none"
+    joint = ", " if style.words else " "
+    return joint.join(card_text(c, style) for c in cards) if cards else "none"
 
 
 def display_order(hand: tuple[Card, ...], trump_suit: int) -> tuple[Card, ...]:

@@ -19,6 +19,7 @@ from typing import Final, Literal
 import platformdirs
 
 from p2p66.engine import PRESETS
+from p2p66.engine.table import TABLE_PRESETS
 
 ColorMode = Literal["auto", "always", "never"]
 COLOR_MODES: Final = ("auto", "always", "never")
@@ -48,7 +49,8 @@ class Config:
 
 DESCRIPTIONS: Final = {
     "name": "your player name, shown to opponents (not set: your login name)",
-    "preset": f"default rules for new matches ({', '.join(PRESETS)})",
+    "preset": f"default rules for new matches ({', '.join(PRESETS)}; or, for `p2p66 play` "
+    f"at the local table, {', '.join(TABLE_PRESETS)})",
     "bot": "default bot for `p2p66 play`",
     "color": "colours: auto (on a terminal unless NO_COLOR is set), always, never",
     "ascii": "suit letters C D H S instead of symbols (true/false)",
@@ -119,8 +121,9 @@ def with_setting(config: Config, key: str, value: object) -> Config:
     if key == "name":
         return replace(config, name=_name(text))
     if key == "preset":
-        if text not in PRESETS:
-            raise ConfigError(f"unknown preset {text!r}; presets: {', '.join(PRESETS)}")
+        if text not in PRESETS and text not in TABLE_PRESETS:
+            every = ", ".join([*PRESETS, *TABLE_PRESETS])
+            raise ConfigError(f"unknown preset {text!r}; presets: {every}")
         return replace(config, preset=text)
     if key == "bot":
         from p2p66.ui.bots import UnknownBotError, check_bot_spec

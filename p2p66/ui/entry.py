@@ -17,6 +17,7 @@ from p2p66.ui.explain import ordered_legal, why_not
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
 SHEET_WORDS = frozenset({"s", "score", "scores", "sheet"})
 REPEAT_WORDS = frozenset({"r", "repeat", "again", "hand"})
+HINT_WORDS = frozenset({"h", "hint"})
 MARRY_WORDS = frozenset({"m", "marry", "marriage"})
 FORCE_DECLARE = frozenset({"declare!", "d!", "66!"})
 
@@ -53,7 +54,12 @@ class Repeat:
     """Tell the position again (``r``, ``repeat``): in ``--plain`` it scrolled by as text."""
 
 
-Entry = Submit | Help | Quit | Rejected | ShowSheet | Repeat
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """``h`` or ``hint``: what the strong bot would play, in a practice game."""
+
+
+Entry = Submit | Help | Quit | Rejected | ShowSheet | Repeat | AskHint
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,8 @@ def interpret(view: PlayerView | None, text: str, opponent: str = "the opponent"
         return ShowSheet()
     if low in REPEAT_WORDS:
         return Repeat()
+    if low in HINT_WORDS:
+        return AskHint()
     if low.startswith("?") or low.endswith("?") or low == "help":
         return _help(view, low.strip("?").strip())
     if view is None or view.phase == Phase.OVER:

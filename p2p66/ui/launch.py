@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 
 from p2p66.engine import RuleOptions
-from p2p66.ui.bots import make_table_bot
+from p2p66.ui.bots import TableBot, make_table_bot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import DEFAULT_NAME
 from p2p66.ui.local_table import LocalTable
@@ -34,6 +34,7 @@ class PlaySettings:
     bot_delay: float = 0.6
 
 
+HINT_BOT = "strong"  # the bot that answers h in a practice game
 TableFactory = Callable[[PlaySettings], AbstractAsyncContextManager[Table]]
 
 
@@ -61,16 +62,25 @@ async def play(
 
     Returns the last screen and the table's ``failure`` (why it stopped early, if it did).
     """
-    async with factory(settings) as table:
-        screen = await run_ui(table, style, plain=plain)
-        return screen, table.failure
+    hints = make_table_bot(HINT_BOT, settings.seed, settings.options)
+    try:
+        async with factory(settings) as table:
+            screen = await run_ui(table, style, plain=plain, hint_bot=hints)
+            return screen, table.failure
+    finally:
+        hints.close()
 
 
-async def run_ui(table: Table, style: TextStyle, *, plain: bool) -> Screen:
-    """The full screen or ``--plain`` lines at any table (``host``/``join`` use this too)."""
+async def run_ui(
+    table: Table, style: TextStyle, *, plain: bool, hint_bot: TableBot | None = None
+) -> Screen:
+    """The full screen or ``--plain`` lines at any table (``host``/``join`` use this too).
+
+    ``hint_bot`` answers ``h`` (hints): given only for practice games against a bot.
+    """
     if plain:
-        return await PlainUI(table, style, StdinLines(), _print_line).run()
-    return await TerminalUI(table, style).run()
+        return await PlainUI(table, style, StdinLines(), _print_line, hint_bot).run()
+    return await TerminalUI(table, style, hint_bot=hint_bot).run()
 
 
 def bot_label(name: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2p66.engine import IllegalMoveError, PlayerView
+from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import (
     TextStyle,
     ascii_only,
@@ -26,8 +27,9 @@ from p2p66.ui.cards_text import (
     speak,
     suit_name,
 )
-from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, interpret, suggestions
+from p2p66.ui.entry import AskHint, Help, Quit, Rejected, Repeat, ShowSheet, interpret, suggestions
 from p2p66.ui.explain import help_lines
+from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
 from p2p66.ui.scoresheet import sheet_lines
@@ -89,10 +91,16 @@ class PlainUI:
     """Tells ``table``'s events through ``write`` and reads moves from ``lines``."""
 
     def __init__(
-        self, table: Table, style: TextStyle, lines: LineSource, write: Callable[[str], None]
+        self,
+        table: Table,
+        style: TextStyle,
+        lines: LineSource,
+        write: Callable[[str], None],
+        hint_bot: TableBot | None = None,
     ) -> None:
         self.table = table
         self.style = style
+        self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.lines = lines
         self.write: Callable[[str], None] = (
             (lambda text: write(ascii_only(text))) if style.ascii else write
@@ -190,6 +198,18 @@ class PlainUI:
         if isinstance(entry, Help):
             for text in self._help(entry.code):
                 self.write(speak(text, self.style))
+            self._retry()
+        elif isinstance(entry, AskHint):
+            if self.hint_bot is None:
+                self.write(NO_HINTS)
+            else:
+                try:
+                    line = await asyncio.to_thread(
+                        hint_line, self.screen, self.hint_bot, self.style
+                    )
+                except BotMoveError as exc:
+                    line = f"No hint: {exc}"
+                self.write(line)
             self._retry()
         elif isinstance(entry, Repeat):
             view = self.screen.view

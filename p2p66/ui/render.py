@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
-from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples, fragment_list_to_text
+from prompt_toolkit.formatted_text import (
+    FormattedText,
+    OneStyleAndTextTuple,
+    StyleAndTextTuples,
+    fragment_list_to_text,
+)
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
@@ -24,6 +29,7 @@ from p2p66.ui.cards_text import (
     suit_text,
 )
 from p2p66.ui.narrate import result_sentence
+from p2p66.ui.pictures import ClickHandler, Picture, picture_rows, pictures_width
 from p2p66.ui.screen import Screen
 
 LOG_LINES = 5
@@ -41,7 +47,8 @@ def wrap(fragments: Fragments, width: int) -> Fragments:
     """
     out: Fragments = []
     column = 0
-    for style, text, *_ in fragments:
+    for fragment in fragments:
+        style, text = fragment[0], fragment[1]
         for n, line in enumerate(text.split("\n")):
             if n:
                 out.append((style, "\n"))
@@ -53,9 +60,16 @@ def wrap(fragments: Fragments, width: int) -> Fragments:
                     out.append(("", "\n" + CONTINUED))
                     column = len(CONTINUED)
                     piece = token.lstrip()
-                out.append((style, piece))
+                out.append(like(fragment, piece))
                 column += get_cwidth(piece)
     return out
+
+
+def like(fragment: OneStyleAndTextTuple, text: str) -> OneStyleAndTextTuple:
+    """``fragment`` with other ``text``: its style and its mouse handler (if any) kept."""
+    if len(fragment) == 3:
+        return (fragment[0], text, fragment[2])
+    return (fragment[0], text)
 
 
 def _drop_trailing_blanks(out: Fragments) -> None:
@@ -86,6 +100,8 @@ def ui_style(color: bool) -> Style:
         rules |= {
             "card.red": "bold ansired",
             "card.black": "bold",
+            "card.green": "bold ansigreen",
+            "card.blue": "bold ansiblue",
             "card.dim": "#888888",
             "index": "ansicyan",
             "turn": "bold ansigreen",
@@ -109,8 +125,14 @@ def board(screen: Screen, style: TextStyle) -> FormattedText:
     return FormattedText([*_head(screen, style), *_log(screen), *_turn(screen, style)])
 
 
-def _head(screen: Screen, style: TextStyle) -> Fragments:
-    """The board above the log: the hand, the table, the talon, both players."""
+def _head(
+    screen: Screen, style: TextStyle, width: int = 0, on_click: ClickHandler | None = None
+) -> Fragments:
+    """The board above the log: the hand, the table, the talon, both players.
+
+    With a ``width`` the terminal can fit, the hand, the trump card and the
+    card led are drawn as pictures (clickable with ``on_click``); else as text.
+    """
     view = screen.view
     out: Fragments = []
     if view is None:
@@ -128,14 +150,51 @@ def _head(screen: Screen, style: TextStyle) -> Fragments:
         out.append(("", ", has shown "))
         out += _cards(view.opponent_shown, style)
     out.append(("", "\n"))
-    out += [("class:label", " Table: "), *_table(view, opponent, style), ("", "\n")]
+    pictures = _pictures(view, opponent, style, width, on_click)
+    if pictures is None:
+        out += [("class:label", " Table: "), *_table(view, opponent, style), ("", "\n")]
     out += [("class:label", " Last trick: "), *_last_trick(view, opponent, style), ("", "\n")]
     mine = f"{view.my_points} card points"
     if view.my_held_points:
         mine += f" (+{view.my_held_points} held until you win a trick)"
     out += [("class:label", " You: "), ("", f"{mine}, {tricks_text(view.tricks_won[view.seat])}\n")]
-    out += [("class:label", " Your hand: "), *_hand(view, style), ("", "\n")]
+    if pictures is None:
+        out += [("class:label", " Your hand: "), *_hand(view, style), ("", "\n")]
+    else:
+        for row in pictures:
+            out += [("", " "), *row, ("", "\n")]
     return out
+
+
+def _pictures(
+    view: PlayerView, opponent: str, style: TextStyle, width: int, on_click: ClickHandler | None
+) -> list[Fragments] | None:
+    """The hand, the trump card and the card led as pictures, or None if they do not fit."""
+    if style.ascii or width <= 0:
+        return None
+    playable = {m.card for m in view.legal if m.kind in ("play", "marry") and m.card is not None}
+    restricted = view.my_turn and view.phase in (Phase.LEAD, Phase.FOLLOW)
+    hand = [
+        Picture(c, number=str(i + 1), dim=restricted and c not in playable)
+        for i, c in enumerate(display_order(view.hand, view.trump_suit))
+    ]
+    trump_caption = "Trump" + (", closed" if view.closed else "")
+    trump = Picture(view.trump_card, trump_caption if view.trump_card else "No talon")
+    leader = view.to_act if view.phase == Phase.MARRIAGE_DECLARE else 1 - view.to_act
+    who = "you" if leader == view.seat else opponent
+    for caption in (f"{who} led" + (" (marriage)" if view.lead_is_marriage else ""), "Led"):
+        table = Picture(view.lead, caption if view.lead is not None else "Table")
+        side = [trump, table]
+        if pictures_width(hand) + 4 + pictures_width(side) + 1 <= width:
+            break
+    else:
+        return None
+    hand_rows = picture_rows(hand, style, on_click=on_click)
+    hand_rows[0] = [("class:label", "Your hand".ljust(pictures_width(hand)))]
+    side_rows = picture_rows(side, style, gap="  ")
+    return [
+        [*mine, ("", "    "), *theirs] for mine, theirs in zip(hand_rows, side_rows, strict=True)
+    ]
 
 
 def _turn(screen: Screen, style: TextStyle) -> Fragments:
@@ -145,7 +204,13 @@ def _turn(screen: Screen, style: TextStyle) -> Fragments:
 
 
 def board_lines(
-    screen: Screen, style: TextStyle, *, width: int, rows: int, panel: tuple[str, ...] = ()
+    screen: Screen,
+    style: TextStyle,
+    *,
+    width: int,
+    rows: int,
+    panel: tuple[str, ...] = (),
+    on_click: ClickHandler | None = None,
 ) -> Fragments:
     """The board laid out for ``rows`` lines of ``width`` columns, one line per row.
 
@@ -155,13 +220,15 @@ def board_lines(
     warning, a refusal) takes the log's place until it is dismissed, so it can
     never scroll the board away.
     """
-    head = lines_of(wrap(_head(screen, style), width))
+    head = lines_of(wrap(_head(screen, style, width, on_click), width))
     turn = lines_of(wrap(_turn(screen, style), width))
     if panel:
         middle = lines_of(wrap([("class:panel", f" {line}\n") for line in panel], width))
     else:
         middle = lines_of(wrap(_log(screen), width))
     room = max(rows - len(turn), 1)
+    if panel and len(head) + len(middle) > room:  # the panel first: cards as text, not pictures
+        head = lines_of(wrap(_head(screen, style), width))
     keep = min(len(middle), max(room - len(head), 1))
     if panel and keep < len(middle):
         middle = [*middle[: keep - 1], [("class:panel", " ... (Esc closes this)")]]
@@ -177,12 +244,12 @@ def board_lines(
 def lines_of(fragments: Fragments) -> list[Fragments]:
     """``fragments`` cut at each newline into one fragment list per line (newlines dropped)."""
     lines: list[Fragments] = [[]]
-    for style, text, *_ in fragments:
-        for n, piece in enumerate(text.split("\n")):
+    for fragment in fragments:
+        for n, piece in enumerate(fragment[1].split("\n")):
             if n:
                 lines.append([])
             if piece:
-                lines[-1].append((style, piece))
+                lines[-1].append(like(fragment, piece))
     if not lines[-1]:
         lines.pop()
     return lines

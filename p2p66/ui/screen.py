@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from p2p66.engine import HandResult, PlayerView
+from p2p66.engine.cards import Card
 from p2p66.ui.narrate import Voice, narrate
 from p2p66.ui.scoresheet import SheetRow
 from p2p66.ui.table import (
@@ -40,6 +41,8 @@ class Screen:
     result: HandResult | None = None
     match_over: MatchOver | None = None
     sheet: tuple[SheetRow, ...] = ()  # every hand that ended, for the score sheet
+    moves: tuple[tuple[int, int], ...] = ()  # (seat, move code) of this hand so far: public
+    first_trump: Card | None = None  # the trump card turned up at this hand's deal
 
     @property
     def my_turn(self) -> bool:
@@ -78,8 +81,12 @@ def advance(screen: Screen, event: TableEvent) -> tuple[Screen, tuple[str, ...]]
             hand_number=event.hand_number,
             game_points=event.game_points,
             result=None,
+            moves=(),
+            first_trump=event.view.trump_card,
         )
-    elif isinstance(event, MovePlayed | ViewChanged):
+    elif isinstance(event, MovePlayed):
+        new = replace(screen, view=event.view, moves=(*screen.moves, (event.seat, event.code)))
+    elif isinstance(event, ViewChanged):
         new = replace(screen, view=event.view)
     elif isinstance(event, HandOver):
         row = SheetRow(screen.hand_number, event.result, event.game_points)

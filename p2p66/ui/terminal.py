@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
@@ -21,7 +21,11 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, to_filter
-from prompt_toolkit.formatted_text import FormattedText, OneStyleAndTextTuple
+from prompt_toolkit.formatted_text import (
+    FormattedText,
+    OneStyleAndTextTuple,
+    StyleAndTextTuples,
+)
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -31,11 +35,24 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
+from p2p66.engine.cards import Card
+from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import TextStyle, shown, speak
-from p2p66.ui.entry import Help, Quit, Rejected, Repeat, ShowSheet, Submit, interpret, suggestions
+from p2p66.ui.entry import (
+    AskHint,
+    Help,
+    Quit,
+    Rejected,
+    Repeat,
+    ShowSheet,
+    Submit,
+    interpret,
+    suggestions,
+)
 from p2p66.ui.explain import help_lines
+from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
@@ -59,12 +76,15 @@ class TerminalUI:
         input: Input | None = None,
         output: Output | None = None,
         patch: bool = True,
+        hint_bot: TableBot | None = None,
     ) -> None:
         self.table = table
         self.style = style
+        self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.screen = Screen(Voice(table.seat, table.names, style))
         self._patch = patch
         self._sheet = ui_style(style.color)
+        self._hints: set[asyncio.Task[None]] = set()
         self._panel: tuple[str, ...] = ()  # help or a warning, shown in the board until Enter/Esc
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
@@ -76,6 +96,7 @@ class TerminalUI:
             validate_while_typing=False,
             erase_when_done=True,  # the board is redrawn live, not left in the scrollback
             reserve_space_for_menu=0,  # the menu floats over the board: every row is the board's
+            mouse_support=True,  # a click on a card of the hand plays it
             key_bindings=self._bindings(),
             style=self._sheet,
             color_depth=self._depth,
@@ -83,6 +104,7 @@ class TerminalUI:
             output=output,
         )
         _wrap_validation_toolbar(self.session)
+        _keep_mouse_handlers(self.session, self._message)
         self.session.default_buffer.on_text_changed += lambda _buffer: self._show()
 
     @property
@@ -96,6 +118,8 @@ class TerminalUI:
             with self._patched():
                 await self._prompt_loop()
         finally:
+            for hint in self._hints:
+                hint.cancel()
             await self.table.close()
             await _finish(pump)
         return self.screen
@@ -139,6 +163,8 @@ class TerminalUI:
                 self._show(*self.help_lines(entry.code))
             elif isinstance(entry, ShowSheet):
                 self._show(*self._sheet_lines())
+            elif isinstance(entry, AskHint):
+                self._ask_hint()
             elif isinstance(entry, Repeat):
                 self._show("The board above shows the whole position.")
             elif isinstance(entry, Rejected):
@@ -209,8 +235,35 @@ class TerminalUI:
             width=size.columns,
             rows=max(size.rows - below, 1),
             panel=self._panel,
+            on_click=self._clicked,
         )
         return self._shown([*fitted, ("class:prompt", "> ")])
+
+    def _clicked(self, card: Card) -> None:
+        """A click on a card of the hand plays it, as if its code were typed and entered."""
+        if not self.screen.my_turn:
+            return
+        buffer = self.session.default_buffer
+        buffer.text = card.code.lower()
+        buffer.validate_and_handle()
+
+    def _ask_hint(self) -> None:
+        """Show what the strong bot would play (worked out off the event loop)."""
+        if self.hint_bot is None:
+            self._show(NO_HINTS)
+            return
+        self._show("Hint: thinking...")
+        self._hints.add(asyncio.get_running_loop().create_task(self._hint(self.hint_bot)))
+
+    async def _hint(self, bot: TableBot) -> None:
+        screen = self.screen
+        try:
+            line = await asyncio.to_thread(hint_line, screen, bot, self.style)
+        except BotMoveError as exc:
+            line = f"No hint: {exc}"
+        if self.screen is screen or self.screen.view is screen.view:
+            self._show(line)  # still the position the hint is about
+        self._hints.discard(asyncio.current_task())
 
     def _sheet_lines(self) -> list[str]:
         return sheet_lines(self.screen.sheet, self.screen.voice)
@@ -225,7 +278,7 @@ class TerminalUI:
 
     def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
         """The fragments as this style may show them: every character ASCII under ``--ascii``."""
-        return FormattedText([(f[0], shown(f[1], self.style)) for f in fragments])
+        return FormattedText([like(f, shown(f[1], self.style)) for f in fragments])
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
@@ -260,6 +313,10 @@ class TerminalUI:
         @kb.add("escape", eager=True)
         def _close_panel(event: KeyPressEvent) -> None:
             self._show()
+
+        @kb.add("h", filter=empty)
+        def _hint(event: KeyPressEvent) -> None:
+            self._ask_hint()
 
         @kb.add("s", filter=empty)
         def _score_sheet(event: KeyPressEvent) -> None:
@@ -307,6 +364,34 @@ def _wrap_validation_toolbar(session: PromptSession[str]) -> None:
         ):
             window.height = None
             window.wrap_lines = to_filter(True)
+
+
+def _keep_mouse_handlers(session: PromptSession[str], message: Callable[[], FormattedText]) -> None:
+    """Let the board above the input line keep its mouse handlers (a click plays a card).
+
+    prompt-toolkit shows the lines of a multi-line prompt above the input in a
+    window of their own, rebuilt character by character without the handlers.
+    That window is found by its text function and given the lines as they are.
+    """
+
+    def before() -> StyleAndTextTuples:
+        fragments = list(message())
+        for i in range(len(fragments) - 1, -1, -1):
+            text = fragments[i][1]
+            if "\n" in text:
+                head = text[: text.rindex("\n")]
+                return [*fragments[:i], like(fragments[i], head)] if head else fragments[:i]
+        return []
+
+    for window in session.app.layout.find_all_windows():
+        control = window.content
+        text = getattr(control, "text", None)
+        if (
+            isinstance(control, FormattedTextControl)
+            and "multiline_prompt" in getattr(text, "__qualname__", "")
+            and ".before" in getattr(text, "__qualname__", "")
+        ):
+            control.text = before
 
 
 class _MoveValidator(Validator):

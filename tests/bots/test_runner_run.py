@@ -172,16 +172,26 @@ def test_sprt_stops_early() -> None:
     assert len(outcome.results) < 400
 
 
-def test_replays_are_written(tmp_path: Path) -> None:
+@pytest.mark.timeout(120)
+def test_inproc_replays_are_real_replays(tmp_path: Path) -> None:
     cfg = config(games=2, replay_dir=str(tmp_path / "games"))
     outcome = run(cfg)
     files = sorted((tmp_path / "games").iterdir())
-    assert [f.name for f in files] == ["game-000000.json", "game-000001.json"]
-    data = json.loads(files[0].read_text())
-    assert data["format"] == "p2p66-bot-game/1"
-    assert len(data["hands"]) == outcome.results[0].hands
-    first = data["hands"][0]
-    assert len(first["deck"]) == 24 and first["moves"][0][1].startswith(("play:", "marry:"))
+    assert [f.name for f in files] == ["game-000000.p66", "game-000001.p66"]
+    decks = []
+    for path, result in zip(files, sorted(outcome.results, key=lambda r: r.game), strict=True):
+        v = verify_file(path)
+        assert v.report.exit_code == 0 and v.report.status.value == "valid", v.report.problem
+        assert v.report.soundness == 0 and len(v.report.hands) == result.hands
+        assert sorted(p.name for p in v.report.players) == sorted(
+            (cfg.bot_a.label, cfg.bot_b.label)
+        )
+        points = v.report.game_points
+        assert (points[result.a_seat], points[1 - result.a_seat]) == result.points
+        first = v.table(1)
+        assert first is not None and first.deck is not None
+        decks.append(first.deck)
+    assert decks[0] == decks[1]  # a duplicate pair shares its cards
 
 
 @pytest.mark.timeout(60)

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_bots_external import HEADER
 from typer.testing import CliRunner
 
 from p2p66.bots.table.wire import table_request_json
@@ -19,18 +20,6 @@ from p2p66.runner.table_run import TableRunConfig, run_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (sys.executable, str(ROOT / "scripts" / "sample_bot.py"))
-HEADER = """
-import json, sys
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello":
-        send({"type": "ready", "name": "faulty", "author": "tests"})
-    elif m["type"] == "quit":
-        break
-    elif m["type"] == "request":
-"""
 
 
 def bot(tmp_path: Path, body: str) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from p2p66.crypto import PUBLIC, DealParty, HandConfig, RekeyStep, ShuffleStep
-from p2p66.crypto.config import FACE_DOWN
+from p2p66.crypto.config import ARGUMENT, FACE_DOWN
 from p2p66.crypto.deckproof import prove_deck_shuffle
 from p2p66.crypto.group import Point
 from p2p66.crypto.memory import MemoryTable
@@ -18,7 +18,8 @@ from p2p66.engine.options import preset
 SESSION = hashlib.sha256(b"p2p66 crypto tests").digest()
 FAST = 12
 """Soundness used by most "proofs on" tests (the full default, 80, is tested too)."""
-MODES = (0, FAST)
+MODES = (0, FAST, ARGUMENT)
+"""Proofs off, the legacy cut-and-choose, the shuffle argument (the default)."""
 
 
 def seed(tag: str, seat: int, hand: int = 0) -> bytes:

@@ -116,8 +116,15 @@ def state_fields(s: HandState) -> dict[str, Any]:
     return {name: getattr(s, name) for name in STATE_FIELDS if hasattr(s, name)}
 
 
-# A compiled HandState (scripts/build_accel.py) lists its attributes in __mypyc_attrs__.
-STATE_FIELDS: tuple[str, ...] = getattr(HandState, "__slots__", None) or HandState.__mypyc_attrs__
+def _fields_of_state() -> tuple[str, ...]:
+    """The attributes that make a state; ``_rules`` only mirrors ``_options`` (and its
+    repr would be an address)."""
+    # A compiled HandState (scripts/build_accel.py) lists them in __mypyc_attrs__.
+    names = getattr(HandState, "__slots__", None) or HandState.__mypyc_attrs__
+    return tuple(name for name in names if name != "_rules")
+
+
+STATE_FIELDS = _fields_of_state()
 
 
 def random_options(rng: random.Random) -> RuleOptions:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from livekit import CuttableProxy
 
 from p2p66.engine import PlayerView, preset
 from p2p66.live.game import LiveGame, LiveGameError
@@ -94,45 +96,6 @@ def test_leaving_early_says_where_the_replay_so_far_is(
     path = next((tmp_path / "r").glob("*.p66"))
     assert any(f"Replay saved to {path}" in n and "unfinished" in n for n in notices), notices
     assert isinstance(seen[-1], MatchOver) and seen[-1].winner is None
-
-
-class CuttableProxy:
-    """A TCP relay to the host that a test can cut, like a dropped network link."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
-        self.links: list[asyncio.StreamWriter] = []
-        self.server: asyncio.Server | None = None
-
-    async def start(self) -> int:
-        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        return int(self.server.sockets[0].getsockname()[1])
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        self.links += [writer, up_writer]
-
-        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            try:
-                while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                dst.transport.abort()
-
-        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
-
-    def cut(self) -> None:
-        for link in self.links:
-            link.transport.abort()
-        self.links.clear()
-
-    def close(self) -> None:
-        self.cut()
-        if self.server is not None:
-            self.server.close()
 
 
 async def _hosted_pair(
@@ -459,6 +422,26 @@ def test_a_human_joiner_answers_the_rules_before_the_table_takes_the_keyboard(
     assert joined.returncode == 7  # left before the end: not a network failure
     assert "rules refused" not in host_err
     assert "the other player left the match (they chose to leave)" in host_err
+
+
+@pytest.mark.timeout(90)
+def test_two_players_of_the_same_name_are_told_apart_by_fingerprint(tmp_path: Path) -> None:
+    joined, host_code, host_err = host_then_join(
+        tmp_path,
+        ["--bot", "random", "--target", "2", "--soundness", "0", "--name", "root",
+         "--wait", "30", "--replay-dir", str(tmp_path / "hr")],
+        ["--bot", "random", "--name", "root", "--replay-dir", str(tmp_path / "jr")],
+    )  # fmt: skip
+    assert joined.returncode == 0 and host_code == 0, joined.stderr + host_err
+    for told in (joined.stderr, host_err):
+        assert "You use that name too. Shown as root (" in told
+        assert re.search(r"match over: root \([0-9a-f]{4}\) wins", told), told
+
+
+@pytest.mark.timeout(90)
+def test_a_joiner_without_a_name_is_told_how_to_choose_one(tmp_path: Path) -> None:
+    joined, _, _ = _human_join(tmp_path, "n\n")
+    assert "p2p66 config set name NAME" in joined.stderr
 
 
 @pytest.mark.timeout(90)

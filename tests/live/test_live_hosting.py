@@ -72,7 +72,7 @@ def test_after_a_wrong_guess_enter_gives_a_fresh_code_and_the_match_is_played(
         )  # fmt: skip
         assert guessed.returncode == 3 and "cannot join" in guessed.stderr
         told = err.until("Press Enter for a new join code")
-        assert "a join attempt failed" in told
+        assert "A join attempt failed, so the code is spent" in told
         host.stdin.write("\n")
         host.stdin.flush()
         fresh = out.next().strip()

@@ -19,7 +19,6 @@ from spake2 import SPAKE2_B
 from p2p66.net.channel import ChannelConfig, RecordType, SecureChannel
 from p2p66.net.errors import (
     BadSignature,
-    IdentityRejected,
     JoinCodeSpent,
     MalformedHandshake,
     PeerAborted,
@@ -126,7 +125,7 @@ def test_spent_code_is_refused_even_when_right(alice: Identity, bob: Identity) -
 
 
 @pytest.mark.timeout(10)
-def test_first_contact_pins_and_changed_key_is_refused(
+def test_first_contact_pins_and_a_new_key_under_a_known_name_is_another_player(
     alice: Identity, bob: Identity, tmp_path: Path
 ) -> None:
     host_peers = KnownPeers(tmp_path / "alice_peers.json")
@@ -143,19 +142,21 @@ def test_first_contact_pins_and_changed_key_is_refused(
     )
     assert host_peers.key_of("bob") == bob.public_key
     assert joiner_peers.key_of("alice") == alice.public_key
-    fake_bob = Identity.from_seed("bob", MALLORY_SEED)
+    other_bob = Identity.from_seed("bob", MALLORY_SEED)  # a second player who is also "bob"
     host, joiner = run(
-        _handshake(alice, fake_bob, slot=CodeSlot(WORDS), words=WORDS, host_peers=host_peers)
+        _handshake(alice, other_bob, slot=CodeSlot(WORDS), words=WORDS, host_peers=host_peers)
     )
-    assert isinstance(host, PeerKeyChanged)
-    assert host.old_fingerprint == bob.fingerprint and host.new_fingerprint == fake_bob.fingerprint
-    assert isinstance(joiner, IdentityRejected)
-    fake_alice = Identity.from_seed("alice", MALLORY_SEED)
+    assert isinstance(host, SecureChannel) and isinstance(joiner, SecureChannel)
+    assert host.peer == other_bob.public
+    assert sorted(host_peers.keys_named("bob")) == sorted([bob.public_key, other_bob.public_key])
+    assert host_peers.label(other_bob.public) == f"bob ({other_bob.fingerprint[:4]})"
+    assert host_peers.label(bob.public) == f"bob ({bob.fingerprint[:4]})"
+    other_alice = Identity.from_seed("alice", MALLORY_SEED)
     host, joiner = run(
-        _handshake(fake_alice, bob, slot=CodeSlot(WORDS), words=WORDS, joiner_peers=joiner_peers)
+        _handshake(other_alice, bob, slot=CodeSlot(WORDS), words=WORDS, joiner_peers=joiner_peers)
     )
-    assert isinstance(joiner, PeerKeyChanged) and isinstance(host, IdentityRejected)
-    assert host_peers.key_of("bob") == bob.public_key  # nothing was re-pinned
+    assert isinstance(host, SecureChannel) and isinstance(joiner, SecureChannel)
+    assert len(joiner_peers.keys_named("alice")) == 2
 
 
 @pytest.mark.timeout(10)

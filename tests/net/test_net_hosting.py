@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import socket
 
 import pytest
 from hypothesis import given
@@ -16,7 +18,7 @@ from p2p66.net.addresses import BindError, Bound, bind_one_port, check_port, joi
 from p2p66.net.channel import ChannelConfig
 from p2p66.net.errors import ListenFailed, MalformedHandshake, PeerTimeout, WrongJoinCode
 from p2p66.net.framing import encode_frame
-from p2p66.net.gate import Entry, Gate
+from p2p66.net.gate import Entry, Gate, source_of
 from p2p66.net.handshake import PROTOCOL, SPAKE2_MESSAGE_SIZE, VERSION, encode_message
 from p2p66.net.identity import Identity
 from p2p66.net.tcp import Listener, NobodyJoined, join
@@ -287,3 +289,61 @@ def test_idle_and_trickling_crowds_do_not_keep_the_real_joiner_out(
     name, dropped, per_source = asyncio.run(main())
     assert name == "bob"
     assert dropped >= 400 - per_source  # the crowd was pushed out, not the joiner
+
+
+@pytest.mark.timeout(30)
+def test_a_connection_that_never_says_hello_is_dropped_soon(
+    alice: Identity, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.net import handshake
+
+    monkeypatch.setattr(handshake, "HELLO_TIMEOUT", 0.3)
+
+    async def main() -> None:
+        async with await Listener.open(
+            alice, words=WORDS, bind="127.0.0.1", port=0, config=CONFIG
+        ) as lis:
+            reader, writer = await asyncio.open_connection("127.0.0.1", lis.port)
+            try:
+                assert await asyncio.wait_for(reader.read(), 8) == b""  # long before 10 s
+            finally:
+                writer.close()
+            assert "did not send its 'hello'" in str(lis.rejected[-1][1])
+            assert lis.code_armed and len(lis.gate) == 0
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("remote", "source"),
+    [
+        ("192.0.2.7:5000", "192.0.2.7"),
+        ("[2001:db8::1]:5000", "2001:db8::/64"),
+        ("[2001:db8::ffff:1]:6000", "2001:db8::/64"),  # one subscriber's /64 is one source
+        ("[2001:db8:0:1::1]:6000", "2001:db8:0:1::/64"),
+        ("[::ffff:192.0.2.7]:5000", "192.0.2.7"),
+    ],
+)
+def test_sources_are_ipv4_addresses_and_ipv6_networks(remote: str, source: str) -> None:
+    assert source_of(remote) == source
+
+
+def test_listening_everywhere_skips_a_family_that_is_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = addresses._bound_socket
+
+    def no_ipv6(family: socket.AddressFamily, address: str, port: int) -> socket.socket:
+        if family == socket.AF_INET6:
+            raise OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")
+        return real(family, address, port)
+
+    monkeypatch.setattr(addresses, "_bound_socket", no_ipv6)
+    sockets = bind_one_port(None, 0)
+    try:
+        assert [s.family for s in sockets] == [socket.AF_INET]
+    finally:
+        for sock in sockets:
+            sock.close()
+    with pytest.raises(BindError, match="Cannot assign"):
+        bind_one_port("::", 0)  # asked for by name: no silent fallback

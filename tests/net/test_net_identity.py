@@ -11,13 +11,14 @@ import platformdirs
 import pytest
 from netkit import ALICE_SEED, MALLORY_SEED
 
-from p2p66.net.errors import BadSignature, PeerKeyChanged
+from p2p66.net.errors import BadSignature
 from p2p66.net.identity import (
     IDENTITY_FILE,
     KNOWN_PEERS_FILE,
     Identity,
     IdentityError,
     KnownPeers,
+    PeerIdentity,
     check_name,
     fingerprint,
     home_dir,
@@ -130,22 +131,57 @@ def test_known_peers_pin_on_first_contact_and_survive_reload(home: Path) -> None
     assert alice.fingerprint in text
 
 
-def test_changed_key_is_refused_with_both_fingerprints_and_the_fix(home: Path) -> None:
+def test_pins_are_keys_and_a_shared_name_is_told_apart(home: Path) -> None:
     alice = Identity.from_seed("alice", ALICE_SEED).public
-    impostor = Identity.from_seed("alice", MALLORY_SEED).public
+    other = Identity.from_seed("alice", MALLORY_SEED).public
     peers = KnownPeers.load()
     peers.pin(alice)
-    with pytest.raises(PeerKeyChanged) as info:
-        peers.check(impostor)
-    error = info.value
-    assert error.old_fingerprint == alice.fingerprint
-    assert error.new_fingerprint == impostor.fingerprint
-    text = str(error)
-    assert alice.fingerprint in text and impostor.fingerprint in text
-    assert str(home / KNOWN_PEERS_FILE) in text and "remove the pin" in text
-    assert peers.forget("alice") is True
-    assert peers.forget("alice") is False
-    assert KnownPeers.load().check(impostor) is False
+    assert peers.check(other) is False  # a new player, not an error
+    assert peers.label(alice) == "alice"
+    peers.pin(other)
+    reloaded = KnownPeers.load()
+    assert reloaded.names() == ["alice"] and len(reloaded) == 2
+    assert reloaded.key_of("alice") is None  # two keys: a name alone does not say which
+    assert reloaded.label(other) == f"alice ({other.fingerprint[:4]})"
+    assert reloaded.forget("alice") == []  # ambiguous: nothing removed
+    assert reloaded.forget(other.fingerprint[:9]) == [other]
+    assert KnownPeers.load().peers() == [alice]
+    assert KnownPeers.load().forget("alice") == [alice]
+
+
+def test_a_peer_that_renamed_itself_keeps_its_pin(home: Path) -> None:
+    alice = Identity.from_seed("alice", ALICE_SEED).public
+    peers = KnownPeers.load()
+    peers.pin(alice)
+    renamed = PeerIdentity("alicia", alice.public_key)
+    assert peers.check(renamed) is False and peers.name_for_key(alice.public_key) == "alice"
+    peers.pin(renamed)
+    assert KnownPeers.load().peers() == [renamed]
+
+
+def test_known_peers_files_of_the_old_format_are_read_and_migrated(home: Path) -> None:
+    alice = Identity.from_seed("alice", ALICE_SEED).public
+    bob = Identity.from_seed("bob", MALLORY_SEED).public
+    home.mkdir(parents=True)
+    path = home / KNOWN_PEERS_FILE
+    old = {
+        "format": "p2p66-known-peers/1",
+        "peers": {
+            "alice": {"public_key": alice.public_key.hex(), "fingerprint": alice.fingerprint}
+        },
+    }
+    path.write_text(json.dumps(old, indent=2))
+    os.chmod(path, 0o600)
+    peers = KnownPeers.load()
+    assert peers.peers() == [alice] and peers.check(alice)
+    peers.pin(bob)
+    data = json.loads(path.read_text())
+    assert data["format"] == "p2p66-known-peers/2"
+    assert data["peers"] == [
+        {"name": "alice", "public_key": alice.public_key.hex(), "fingerprint": alice.fingerprint},
+        {"name": "bob", "public_key": bob.public_key.hex(), "fingerprint": bob.fingerprint},
+    ]
+    assert KnownPeers.load().peers() == [alice, bob]
 
 
 @pytest.mark.parametrize(
@@ -155,6 +191,8 @@ def test_changed_key_is_refused_with_both_fingerprints_and_the_fix(home: Path) -
         '{"format": "p2p66-known-peers/1", "peers": {"a": {"public_key": "xyz"}}}',
         '{"format": "p2p66-known-peers/1", "peers": {"a": {"public_key": "0011"}}}',
         '{"format": "p2p66-known-peers/1", "peers": {"a": 5}}',
+        '{"format": "p2p66-known-peers/2", "peers": [{"public_key": "00"}]}',
+        '{"format": "p2p66-known-peers/2", "peers": {"a": {}}}',
     ],
 )
 def test_corrupt_known_peers_file_is_reported(home: Path, content: str) -> None:

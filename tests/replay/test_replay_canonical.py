@@ -174,7 +174,7 @@ def test_names_with_control_or_bidi_characters_are_malformed(name: str) -> None:
     body["name"] = name
     v = forge(1, msgpack.packb(body))
     assert_malformed(v, 1, "not plain text")
-    assert all(ch.isprintable() for line in v.report.summary_lines() for ch in line)
+    assert all(msg.unsafe_text(line) is None for line in v.report.summary_lines())
 
 
 def test_a_refusal_reason_with_a_newline_is_malformed() -> None:

@@ -24,6 +24,7 @@ from p2p66.replay.fileio import PREAMBLE, ReplayFormatError, parse_replay
 from p2p66.replay.report import ProblemKind, Status
 from p2p66.replay.show import show_chunks
 from p2p66.replay.verify import Verification, verify_bytes, verify_records
+from p2p66.session.messages import unsafe_text
 from p2p66.session.records import Record
 from p2p66.ui.cards_text import TextStyle
 
@@ -54,7 +55,7 @@ def use(v: Verification) -> None:
     json.dumps(doc)
     if doc["error"] is not None:  # a fixed kind, never text taken from the file
         assert doc["error"]["kind"] in {k.value for k in ProblemKind}
-    assert all(ch.isprintable() for line in v.report.summary_lines() for ch in line)
+    assert all(unsafe_text(line) is None for line in v.report.summary_lines())
     for seat in (None, 0, 1):
         show_chunks(v, seat, TextStyle(ascii=True, color=False))
     export_text(v)

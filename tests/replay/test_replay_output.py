@@ -174,3 +174,11 @@ def test_the_text_export_names_the_drawn_cards(app: typer.Typer) -> None:
     assert draws and all("draws a card" not in line for line in draws)
     records: tuple[Record, ...] = read_replay(MATCH).records
     assert records  # the export is of a verified file
+
+
+def test_match_into_a_closed_pipe_stops_quietly() -> None:
+    """The results stream's reader left: the run stops, silently, with its own code."""
+    code, err = _gone_reader("match", "random", "random", "--hands", "4", "--out", "-")
+    assert (code, err) == (141, "")
+    code, err = _gone_reader("match", "random", "random", "--hands", "2", "--no-progress")
+    assert (code, err) == (0, "")

@@ -69,6 +69,7 @@ def test_two_player_presets_are_unchanged() -> None:
         ("north-american", {"hand_rules": "vu"}, "does not apply to partnership"),
         ("cut-throat", {"moon_marks": 3}, "does not apply to cut-throat"),
         ("three-handed", {"all_pass": "redeal"}, "does not apply to three-handed"),
+        ("three-handed", {"last_trick_bonus": 0}, "set it inside hand_rules"),
         ("north-american", {"all_pass": "shuffle"}, "all_pass cannot be 'shuffle'"),
         ("north-american", {"overtrump": "maybe"}, "must be true or false"),
         ("north-american", {"match_target": "0"}, "at least 1"),

@@ -179,3 +179,27 @@ def test_three_handed_match(seed: int, rules: str) -> None:
         assert m.winner != m.results[-1].dealer  # sitting out never reaches the target
     assert m.winner is not None and m.scores[m.winner] >= opts.match_target
     assert sum(1 for s in m.scores if s >= opts.match_target) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 40))
+def test_a_view_is_the_same_whatever_the_hidden_cards(game: tuple[str, int, str], at: int) -> None:
+    """Shuffle the cards another seat still holds (or the face-down widow) among those
+    places, replay the same moves: the seat's view does not change."""
+    states = random_hand(*game)
+    s = states[min(at, len(states) - 1)]
+    first = states[0]
+    rng = random.Random(at)
+    for seat in range(s.players):
+        hidden_places = [i for i in range(s.players) if i != seat]
+        pool = [c for i in hidden_places for c in ids_of(s.hands[i] & ~s.shown[i])]
+        widow = ids_of(s.widow) if s.widow_taker < 0 else []
+        pool += widow
+        shuffled = pool[:]
+        rng.shuffle(shuffled)
+        swap = dict(zip(pool, shuffled, strict=True))
+        deck = [swap.get(c, c) for c in first.deck]
+        other = new_bidding_hand(first.options, deck, first.dealer)
+        for code in s.history:
+            other.apply_code_unchecked(code)
+        assert table_view(other, seat) == table_view(s, seat)

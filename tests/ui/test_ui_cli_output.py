@@ -90,3 +90,71 @@ def test_a_crash_whose_log_cannot_be_written_still_says_so(tmp_path: Path) -> No
     out = io.StringIO()
     assert report_crash(ValueError("x"), out=out, home=blocker) == EXIT_INTERNAL
     assert "could not be written" in out.getvalue()
+
+
+def test_peers_list_looks_without_creating_an_identity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(app_module.app, ["peers", "list"])
+    assert result.exit_code == 0
+    assert "no identity yet" in result.output
+    assert not (tmp_path / "home").exists()  # looking made nothing
+    listed = json.loads(CliRunner().invoke(app_module.app, ["peers", "list", "--json"]).output)
+    assert listed == {"you": None, "peers": []}
+
+
+def test_config_as_json_has_the_settings_and_where_they_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path))
+    shown = json.loads(CliRunner().invoke(app_module.app, ["config", "--json"]).output)
+    assert shown["settings"]["preset"] == "sixty-six"
+    assert shown["paths"] == {
+        "config": str(tmp_path / "config.toml"),
+        "home": str(tmp_path),
+        "replays": str(tmp_path / "replays"),
+        "logs": str(tmp_path / "logs"),
+    }
+
+
+def test_replays_and_logs_live_in_the_data_dir_and_old_replays_move_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.live.loopback import replay_path
+    from p2p66.net.identity import data_dir, home_dir
+
+    monkeypatch.delenv("P2P66_HOME", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    old = home_dir() / "replays"
+    old.mkdir(parents=True)
+    (old / "earlier.p66").write_bytes(b"kept")
+    path = replay_path("sixty-six")
+    assert path.parent == data_dir() / "replays" == tmp_path / "data" / "p2p66" / "replays"
+    assert (path.parent / "earlier.p66").read_bytes() == b"kept"  # moved, not lost
+    assert not old.exists()
+    assert replay_path("vu").parent == path.parent  # once: nothing more to move
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["host"],
+        ["join"],
+        ["verify"],
+        ["replay", "show"],
+        ["replay", "export"],
+        ["match"],
+        ["bot", "check"],
+    ],
+)
+def test_every_command_that_ends_with_a_verdict_lists_its_exit_codes(command: list[str]) -> None:
+    result = CliRunner().invoke(app_module.app, [*command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "Exit codes: 0 " in result.output

@@ -19,7 +19,7 @@ from uikit import ASCII, choose, dealt, keystrokes
 
 from p2p66.engine import HandResult, HowEnded, IllegalMoveError, preset, view_of
 from p2p66.ui.bots import FirstLegalBot
-from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.cards_text import TextStyle, display_order
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, status_bar, wrap
@@ -127,12 +127,14 @@ def test_the_turn_line_help_and_status_fit_the_terminal(columns: int, rows: int)
             await asyncio.sleep(0.3)
             shots.append(term.rows())
             pipe.send_text("?")
-            await _until(lambda: any("Now you may" in r for r in term.rows()), "the help panel")
+            await _until(
+                lambda: any("The talon is open" in r for r in term.rows()), "the help panel"
+            )
             await asyncio.sleep(0.2)
             shots.append(term.rows())
             pipe.send_text("\x1b")
             await _until(
-                lambda: not any("Now you may" in r for r in term.rows()), "the panel to close"
+                lambda: not any("The talon is open" in r for r in term.rows()), "the panel to close"
             )
             await asyncio.sleep(0.2)
             shots.append(term.rows())
@@ -144,12 +146,12 @@ def test_the_turn_line_help_and_status_fit_the_terminal(columns: int, rows: int)
     for shot in (board, helped, closed):
         turn = _turn_row(shot)  # the line that says what to do next is on screen
         assert shot[turn].startswith((" Your lead", " Your turn", " You won the trick")), shot
-        assert any(row.startswith(" Your hand:") for row in shot)
+        assert any(row.startswith(" Your hand") for row in shot)
         assert all(len(row) <= columns for row in shot)
         assert shot[-1].endswith(("your turn", "Expert Bot's turn", "their turn"))
     assert any("declares 66 truly" in row for row in board)  # the newest message shows
-    assert any("Now you may" in row for row in helped)  # help stays on screen, in the board
-    assert not any("Now you may" in row for row in closed)
+    assert any("The talon is open" in row for row in helped)  # help stays on screen, in the board
+    assert not any("The talon is open" in row for row in closed)
 
 
 def _their_turn() -> Screen:
@@ -264,3 +266,38 @@ def test_the_score_sheet_lines() -> None:
         "   2  nobody      tie                   0  3-0",
     ]
     assert sheet_lines((), voice) == ["Score sheet: no hand has ended yet."]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (60, 20)])
+def test_the_hand_is_drawn_as_cards_and_a_click_plays_one(columns: int, rows: int) -> None:
+    term = Terminal(columns, rows)
+
+    async def main() -> tuple[list[str], str, Screen]:
+        with create_pipe_input() as pipe:
+            term.keyboard = pipe
+            table = LocalTable(MATCH, FirstLegalBot(), seed=SEED, names=("Ann", "Expert Bot"))
+            ui = TerminalUI(
+                table, TextStyle(color=False), input=pipe, output=term.output(), patch=False
+            )
+            run = asyncio.create_task(ui.run())
+            await _until(lambda: ui.screen.my_turn, "the first turn")
+            await _until(lambda: any("┌───┐" in r for r in term.rows()), "the pictures")
+            shot = term.rows()
+            view = ui.screen.view
+            assert view is not None
+            first = display_order(view.hand, view.trump_suit)[0]
+            y = next(i for i, r in enumerate(shot) if r.startswith(" ┌───┐"))
+            pipe.send_text(f"\x1b[<0;3;{y + 2}M\x1b[<0;3;{y + 2}m")  # press and release
+            await _until(lambda: first not in (ui.screen.view or view).hand, "the card played")
+            played = "\n".join(ui.screen.log)
+            pipe.send_text("q\r")
+            screen = await asyncio.wait_for(run, 10)
+        return shot, played, screen
+
+    shot, played, _screen = asyncio.run(main())
+    boxes = next(r for r in shot if r.startswith(" ┌───┐"))
+    assert boxes.count("┌───┐") >= 7  # six cards of the hand and the trump card
+    numbers = shot[shot.index(boxes) + 4]
+    assert numbers.split()[:6] == ["1", "2", "3", "4", "5", "6"]
+    assert "You lead" in played or "You play" in played

@@ -121,3 +121,27 @@ def test_play_command_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert left.exit_code == 7 and "You leave the match." in left.output
     bad = runner.invoke(app, ["--preset", "cut-throat", "--plain", "--vs", "nobody"], input="")
     assert bad.exit_code == 2 and "unknown bot" in bad.output
+
+
+def test_host_and_join_say_where_the_table_games_are_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.cli.app import app
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path))
+    result = CliRunner().invoke(app, ["host", "--preset", "north-american"])
+    assert result.exit_code == 2
+    assert "local table" in result.output and "p2p66 play --preset" in result.output
+
+
+def test_a_table_preset_can_be_the_default_of_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p66.cli.app import app
+
+    monkeypatch.setenv("P2P66_HOME", str(tmp_path))
+    runner = CliRunner()
+    assert runner.invoke(app, ["config", "set", "preset", "cut-throat"]).exit_code == 0
+    result = runner.invoke(app, ["play", "--plain", "--seed", "1"], input="q\n")
+    assert result.exit_code == 7 and "Hand 1:" in result.output
+    assert "West" in result.output and "North" not in result.output  # three seats

@@ -132,3 +132,29 @@ def test_ascii_only_spells_out_the_board_punctuation_and_drops_accents() -> None
     assert ascii_only("Hand 1 · you deal │ K♠ → won…") == "Hand 1 - you deal | KS -> won..."
     assert ascii_only("José 李") == "Jose ?"
     assert ascii_only("plain") == "plain"
+
+
+def test_the_four_colour_deck_gives_every_suit_its_colour() -> None:
+    from p2p66.engine.cards import CARDS
+    from p2p66.ui.cards_text import TextStyle, card_class
+
+    four = TextStyle(four_colour=True)
+    assert {card_class(c, four) for c in CARDS} == {
+        "class:card.green",
+        "class:card.blue",
+        "class:card.red",
+        "class:card.black",
+    }
+    assert {card_class(c, TextStyle()) for c in CARDS} == {"class:card.red", "class:card.black"}
+    assert card_class(CARDS[0], TextStyle(color=False, four_colour=True)) == "class:card"
+
+
+def test_words_style_says_cards_as_words_for_screen_readers() -> None:
+    from p2p66.engine.cards import Card
+    from p2p66.ui.cards_text import TextStyle, card_text, cards_text
+
+    words = TextStyle(words=True)
+    assert card_text(Card.parse("AS"), words) == "the ace of spades"
+    assert cards_text((Card.parse("TH"), Card.parse("QC")), words) == (
+        "the ten of hearts, the queen of clubs"
+    )

@@ -19,7 +19,7 @@ from p2p66.bots.table.simple import trick_winner, wins_over
 from p2p66.bots.table.worlds import forbidden
 from p2p66.engine.cards import ACE, CARD_POINTS, KING, QUEEN, SUIT_MASKS, ids_of, mask_of
 from p2p66.engine.moves import MARRY_BASE, PASS
-from p2p66.engine.table import TablePhase, TableView, bid_code
+from p2p66.engine.table import BiddingOptions, TablePhase, TableView, bid_code
 from p2p66.engine.tricks import marriage_suits
 
 TRICK_VALUE = 21  # card points a won trick brings on average (120 over ~6 tricks, 4 cards)
@@ -51,9 +51,12 @@ def sure_tricks(hand: int, trump: int) -> int:
 
 
 def bid_plan(view: TableView) -> tuple[int, int]:
-    """(best bid 0..max, trump suit) for this hand; 5 = the moon."""
-    hand = mask_of(view.hand)
-    opts = view.options
+    """(best bid 0..max, trump suit) for this seat's hand; 5 = the moon."""
+    return hand_plan(mask_of(view.hand), view.options)
+
+
+def hand_plan(hand: int, opts: BiddingOptions) -> tuple[int, int]:
+    """(best bid 0..max, trump suit) for a hand of six (or seven) cards; 5 = the moon."""
     best, best_suit = 0, 0
     for suit in range(4):
         tricks = sure_tricks(hand, suit)

@@ -11,16 +11,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from p2p66 import __version__
 from p2p66.bots.api import BotFault
-from p2p66.bots.external import STARTUP_TIMEOUT, UNLIMITED_MOVE_CAP, BotProcess
+from p2p66.bots.external import STARTUP_TIMEOUT, UNLIMITED_MOVE_CAP, BotProcess, handshake
 from p2p66.bots.table.api import TableBot
 from p2p66.bots.table.wire import (
     TABLE_NOTATION_TO_CODE,
     table_request_json,
     table_view_json,
 )
-from p2p66.bots.wire import PROTOCOL
 from p2p66.engine.table import BiddingOptions, TableView, table_preset_name
 
 
@@ -46,15 +44,9 @@ class ExternalTableBot(TableBot):
         self._next_id = 1
 
     def handshake(self) -> dict[str, Any]:
-        if self.hello is not None:
-            return self.hello
-        self.process.send({"type": "hello", "protocol": PROTOCOL, "engine": f"p2p66 {__version__}"})
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            message = self.process.receive(deadline - time.monotonic())
-            if message["type"] == "ready":
-                self.hello = message
-                return message
+        if self.hello is None:
+            self.hello = handshake(self.process, self.startup_timeout)
+        return self.hello
 
     def start_game(self, seat: int, rules: BiddingOptions) -> None:
         self.handshake()

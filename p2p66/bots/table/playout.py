@@ -1,6 +1,8 @@
 """A fast playout policy on full states (for ``strong``'s search, never for a real seat).
 
-It reads the whole state of a determinised world directly, as bitmasks: no
+Calls are the expert's (``expert.hand_plan``) on the world's hands, so a
+simulated pass leaves room for the others' bids. It reads the whole state
+of a determinised world directly, as bitmasks: no
 view is built, so a playout costs a few microseconds a move. Its play is
 the expert's in spirit: lead masters (trumps first while others hold
 trumps) or a cheap card, let a partner's winning card stand and give it
@@ -9,9 +11,10 @@ points, win a trick as cheaply as possible, else throw the cheapest card.
 
 from __future__ import annotations
 
+from p2p66.bots.table.expert import hand_plan
 from p2p66.engine.cards import CARD_POINTS, SUIT_MASKS, ids_of
 from p2p66.engine.moves import MARRY_BASE, PASS
-from p2p66.engine.table import BiddingHand, TablePhase
+from p2p66.engine.table import BiddingHand, TablePhase, bid_code
 from p2p66.engine.tricks import marriage_suits
 
 
@@ -26,7 +29,8 @@ def policy(s: BiddingHand) -> int:
     seat = s.to_act
     hand = s.hands[seat]
     if s.phase == TablePhase.BID:
-        return PASS
+        bid, _suit = hand_plan(hand, s.options)
+        return bid_code(bid) if bid > s.high_bid else PASS
     trump = s.trump
     others = 0
     for i, h in enumerate(s.hands):

@@ -10,6 +10,7 @@ the unseen cards at random within them and replays the public moves.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from p2p66.engine.cards import SUIT_MASKS, ids_of, mask_of
 from p2p66.engine.table import BiddingHand, TableView, new_bidding_hand, table_layout
@@ -107,10 +108,34 @@ def guess_hands(view: TableView, rng: random.Random, bans: list[int]) -> tuple[l
     raise AssertionError("unreachable: the last attempt ignores the bans")
 
 
-def sample_world(view: TableView, rng: random.Random, bans: list[int] | None = None) -> BiddingHand:
-    """A full state matching ``view``: guessed hidden cards, the public moves replayed."""
-    hands, widow = guess_hands(view, rng, bans if bans is not None else forbidden(view))
+def sample_world(
+    view: TableView,
+    rng: random.Random,
+    bans: list[int] | None = None,
+    fits: Callable[[TableView, list[int]], int] | None = None,
+    tries: int = 1,
+) -> BiddingHand:
+    """A full state matching ``view``: guessed hidden cards, the public moves replayed.
+
+    With ``fits`` (how many calls a guess of the original hands contradicts),
+    up to ``tries`` guesses are drawn and the first that contradicts none, else
+    the one that contradicts fewest, is used: worlds consistent with the calls.
+    """
+    bans = bans if bans is not None else forbidden(view)
     played = played_by(view)
+    best: tuple[int, list[int], int] | None = None
+    for _ in range(max(1, tries)):
+        hands, widow = guess_hands(view, rng, bans)
+        if fits is None:
+            best = (0, hands, widow)
+            break
+        misfit = fits(view, [h | p for h, p in zip(hands, played, strict=True)])
+        if best is None or misfit < best[0]:
+            best = (misfit, hands, widow)
+        if misfit == 0:
+            break
+    assert best is not None
+    _misfit, hands, widow = best
     opts = view.options
     lay = table_layout(opts)
     deck = [0] * 24

@@ -102,6 +102,7 @@ class ThreeHandedOptions:
 
 
 TableOptions = BiddingOptions | ThreeHandedOptions
+RULE_OPTION_NAMES: Final = frozenset(f.name for f in fields(RuleOptions))
 
 
 def _check_fields(options: TableOptions) -> None:
@@ -167,8 +168,11 @@ def table_options(
     for name in sorted(values):
         if name not in known:
             every = {f.name for o in TABLE_PRESETS.values() for f in fields(o)}
-            if name in every:
-                raise RuleOptionError(f"rule option {name!r} does not apply to {game}")
+            if name in every or name in RULE_OPTION_NAMES:
+                hint = ""
+                if game == "three-handed" and name in RULE_OPTION_NAMES:
+                    hint = " (it is one of the hands' own rules: set it inside hand_rules)"
+                raise RuleOptionError(f"rule option {name!r} does not apply to {game}{hint}")
             raise RuleOptionError(
                 f"unknown rule option {name!r}; options of {game}: {', '.join(known)}"
             )

@@ -12,14 +12,18 @@ from dataclasses import dataclass
 
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES, cards_of, parse_card_id
 from p2p66.engine.errors import NotationError, RuleOptionError
+from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
+from p2p66.engine.playthrough import read_sections
 from p2p66.engine.table.bidding import BiddingHand, TablePhase, new_bidding_hand
 from p2p66.engine.table.moves import TABLE_NOTATION, parse_table_move
 from p2p66.engine.table.options import (
     BiddingOptions,
+    ThreeHandedOptions,
     table_label,
     table_options_from_wire,
     table_preset_name,
 )
+from p2p66.engine.table.three import ThreeHandedMatch
 
 HEADER = "# p2p66 table playthrough v1"
 
@@ -47,13 +51,17 @@ def _state_line(s: BiddingHand) -> str:
     )
 
 
+def _preset_text(options: BiddingOptions | ThreeHandedOptions) -> str:
+    return table_preset_name(options) or f"custom ({table_label(options)})"
+
+
 def render(play: TablePlaythrough) -> str:
     """The playthrough as text; raises IllegalMoveError if a move is illegal."""
     s = new_bidding_hand(play.options, play.deck, play.dealer)
     lines = [
         HEADER,
         f"title: {play.title}",
-        f"preset: {table_preset_name(play.options) or table_label(play.options) + ' (custom)'}",
+        f"preset: {_preset_text(play.options)}",
         f"options: {json.dumps(play.options.to_dict(), sort_keys=True)}",
         f"dealer: {play.dealer}",
         f"deck: {' '.join(CARD_CODES[c] for c in play.deck)}",
@@ -89,24 +97,8 @@ def render(play: TablePlaythrough) -> str:
 
 def parse(text: str) -> TablePlaythrough:
     """Read the inputs back from a rendered playthrough (NotationError on a bad file)."""
-    fields: dict[str, str] = {}
-    moves: list[int] = []
-    in_moves = False
-    lines = text.splitlines()
-    if not lines or lines[0] != HEADER:
-        raise NotationError(f"not a table playthrough: the first line must be {HEADER!r}")
-    for line in lines[1:]:
-        if line == "moves:":
-            in_moves = True
-        elif in_moves and not line.startswith("result:"):
-            parts = line.split()
-            if len(parts) < 5:
-                raise NotationError(f"malformed move line: {line!r}")
-            moves.append(parse_table_move(parts[4]))
-        else:
-            in_moves = False
-            key, _, value = line.partition(": ")
-            fields[key] = value
+    fields, move_texts = read_sections(text, HEADER, "a table playthrough")
+    moves = [parse_table_move(m) for m in move_texts]
     try:
         options = table_options_from_wire(json.loads(fields["options"]))
         if not isinstance(options, BiddingOptions):
@@ -115,3 +107,87 @@ def parse(text: str) -> TablePlaythrough:
         return TablePlaythrough(fields["title"], options, int(fields["dealer"]), deck, tuple(moves))
     except (KeyError, ValueError, RuleOptionError) as exc:
         raise NotationError(f"malformed table playthrough: {exc}") from exc
+
+
+THREE_HEADER = "# p2p66 three-handed playthrough v1"
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeHandedPlaythrough:
+    """A whole three-handed match: its options, first dealer, and each deal's deck and moves."""
+
+    title: str
+    options: ThreeHandedOptions
+    first_dealer: int
+    deals: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (deck, move codes) per hand
+
+
+def render_three(play: ThreeHandedPlaythrough) -> str:
+    """The match as text, hand by hand; raises IllegalMoveError if a move is illegal."""
+    match = ThreeHandedMatch(play.options, play.first_dealer)
+    lines = [
+        THREE_HEADER,
+        f"title: {play.title}",
+        f"preset: {_preset_text(play.options)}",
+        f"options: {json.dumps(play.options.to_dict(), sort_keys=True)}",
+        f"first_dealer: {play.first_dealer}",
+    ]
+    for deck, moves in play.deals:
+        deal = match.new_hand(deck)
+        left, right = deal.players
+        lines.append(
+            f"hand {match.hand_number}: dealer {deal.dealer} sits out; seat {left} leads "
+            f"against seat {right}"
+        )
+        lines.append(f"  deck: {' '.join(CARD_CODES[c] for c in deck)}")
+        for code in moves:
+            deal = deal.apply(code)
+        lines.append(f"  moves: {' '.join(MOVE_NOTATION[c] for c in moves)}")
+        r = deal.result
+        if r is None:
+            lines.append("  result: unfinished")
+            break
+        match = match.record(deal)
+        gained = match.results[-1].gained
+        lines.append(
+            f"  result: winner={deal.winner} how={r.how.value} game_points={r.game_points} "
+            f"gained={'/'.join(map(str, gained))} scores={'/'.join(map(str, match.scores))} "
+            f"carry={match.carry}"
+        )
+    places = "/".join(map(str, match.standings()))
+    lines.append(f"result: winner={match.winner} places={places}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_three(text: str) -> ThreeHandedPlaythrough:
+    """Read the inputs back from a rendered three-handed playthrough."""
+    lines = text.splitlines()
+    if not lines or lines[0] != THREE_HEADER:
+        raise NotationError(
+            f"not a three-handed playthrough: the first line must be {THREE_HEADER!r}"
+        )
+    fields: dict[str, str] = {}
+    decks: list[tuple[int, ...]] = []
+    moves: list[tuple[int, ...]] = []
+    try:
+        for line in lines[1:]:
+            key, _, value = line.strip().partition(": ")
+            if key == "deck":
+                decks.append(tuple(parse_card_id(c) for c in value.split()))
+            elif key == "moves":
+                moves.append(tuple(parse_move_code(m) for m in value.split()))
+            elif not line.startswith(" "):
+                fields[key] = value
+        options = table_options_from_wire(json.loads(fields["options"]))
+        if not isinstance(options, ThreeHandedOptions):
+            raise NotationError("a three-handed playthrough is of three-handed")
+        if len(decks) != len(moves):
+            raise NotationError("every hand needs its deck and its moves")
+        return ThreeHandedPlaythrough(
+            fields["title"],
+            options,
+            int(fields["first_dealer"]),
+            tuple(zip(decks, moves, strict=True)),
+        )
+    except (KeyError, ValueError, RuleOptionError) as exc:
+        raise NotationError(f"malformed three-handed playthrough: {exc}") from exc
