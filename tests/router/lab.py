@@ -65,6 +65,9 @@ while True:
 
 def missing_prerequisite() -> str | None:
     """Why the lab cannot be built here (``None``: it can)."""
+    for sbin in ("/usr/sbin", "/sbin"):  # where ip, nft and miniupnpd live
+        if sbin not in os.environ.get("PATH", "").split(os.pathsep):
+            os.environ["PATH"] = os.environ.get("PATH", "") + os.pathsep + sbin
     if os.geteuid() != 0:
         return "the router lab needs root (network namespaces, nftables)"
     for tool in TOOLS:
