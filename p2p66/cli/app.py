@@ -14,6 +14,7 @@ from p2p66.cli import (
     deals_cmd,
     match_cmd,
     net_cmd,
+    netcheck_cmd,
     peers_cmd,
     play_cmd,
     replay_cmd,
@@ -64,6 +65,7 @@ def version() -> None:
 
 play_cmd.register(app, table_factory=loopback_table)
 net_cmd.register(app)
+netcheck_cmd.register(app)
 replay_cmd.register(app)
 match_cmd.register(app)
 tournament_cmd.register(app)

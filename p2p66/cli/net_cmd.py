@@ -38,6 +38,14 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
+from p2p66.cli.internet import (
+    HostReach,
+    accept_or_reply,
+    host_codes,
+    join_or_reply,
+    map_for_host,
+    run_terminable,
+)
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.crypto.handkeys import system_rng
@@ -64,12 +72,11 @@ from p2p66.net import (
     advertise,
     browse,
     generate_words,
-    join,
     join_known,
-    parse_join_code,
 )
 from p2p66.net.addresses import join_addresses
 from p2p66.net.channel import SecureChannel
+from p2p66.net.eyeballs import parse_codes
 from p2p66.net.identity import (
     IdentityError,
     PeerIdentity,
@@ -78,6 +85,8 @@ from p2p66.net.identity import (
     load_or_create_identity,
     short_label,
 )
+from p2p66.net.portmap import PortMapError
+from p2p66.net.reach import scope
 from p2p66.net.tcp import NobodyJoined, format_address
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
@@ -361,6 +370,14 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
         replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
+        upnp: Annotated[
+            bool | None,
+            typer.Option(
+                "--upnp/--no-upnp",
+                help="Map the port on your router (UPnP IGD or NAT-PMP): --upnp fails if it "
+                "cannot, --no-upnp never tries (default: try for a moment).",
+            ),
+        ] = None,
         once: Annotated[
             bool,
             typer.Option(
@@ -383,7 +400,7 @@ def register(app: typer.Typer) -> None:
         name = name or config.name
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
-        listen = Listen(port, bind, lan, accept_timeout, move_time, once)
+        listen = Listen(port, bind, lan, accept_timeout, move_time, once, upnp)
         try:
             soundness = parse_soundness(soundness_text)
         except ValueError as exc:
@@ -391,7 +408,8 @@ def register(app: typer.Typer) -> None:
         refusal = network_refusal(soundness)
         if refusal is not None:
             raise typer.BadParameter(refusal, param_hint="--soundness")
-        raise typer.Exit(_guarded(_host(options, soundness, listen, seat, name)))
+        hosting = _host(options, soundness, listen, seat, name)
+        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK)))
 
     @app.command("join", epilog=EXIT_HELP)
     def join_command(
@@ -414,6 +432,17 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--resume", help="Resume the match this player had joined when it died."),
         ] = False,
+        reply: Annotated[
+            bool,
+            typer.Option(
+                "--reply/--no-reply",
+                help="If the host cannot be reached, offer a reply code for the host to dial.",
+            ),
+        ] = True,
+        reply_wait: Annotated[
+            float,
+            typer.Option("--wait", min=1, help="Seconds to wait for the host to use a reply code."),
+        ] = 600,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
@@ -423,7 +452,10 @@ def register(app: typer.Typer) -> None:
         if resume:
             raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept)))
         _resumable_note("join")
-        raise typer.Exit(_guarded(_join(code, seat, name, accept=accept, rematch=rematch)))
+        joining = _join(
+            code, seat, name, accept=accept, rematch=rematch, reply=reply_wait if reply else None
+        )
+        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK)))
 
 
 def _seed(seed: int | None) -> int:
@@ -438,6 +470,7 @@ class Listen:
     accept_timeout: float
     move_seconds: int = 600
     once: bool = False
+    upnp: bool | None = None
 
 
 async def _host(
@@ -454,10 +487,22 @@ async def _host(
         _say(f"cannot host: {exc}")
         return EXIT_NETWORK
     async with listener, contextlib.AsyncExitStack() as stack:
+        loopback = (
+            bind is not None and bind not in ("", "0.0.0.0", "::") and (scope(bind) == "loopback")
+        )
+        try:
+            reach = (
+                HostReach() if loopback else await map_for_host(listener.port, listen.upnp, _say)
+            )
+        except PortMapError as exc:
+            _say(f"cannot host with --upnp: {exc}")
+            return EXIT_NETWORK
+        if reach.mapping is not None:
+            stack.push_async_callback(reach.mapping.aclose)
         _say(f"Hosting as {me.name} ({me.fingerprint}), {describe_rules(options, soundness)}.")
         if name is None and seat.bot is None:
             _name_hint(me)
-        show_codes(listener)
+        show_codes(listener, reach)
         if lan:
             await stack.enter_async_context(
                 await advertise(
@@ -469,7 +514,7 @@ async def _host(
                 )
             )
             _say("Advertised on the local network.")
-        channel = await await_joiner(listener, listen)
+        channel = await await_joiner(listener, listen, reach)
         if channel is None:
             return EXIT_NETWORK
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
@@ -515,14 +560,18 @@ def _name_hint(me: Identity) -> None:
     _say(f"(Your opponent will see the name {me.name!r}: 'p2p66 config set name NAME'.)")
 
 
-def show_codes(listener: Listener) -> None:
-    """Print one join code per usable address (stdout, one a line: scripts read it)."""
+def show_codes(listener: Listener, reach: HostReach) -> None:
+    """Print the internet code first, then one per usable address (stdout, one a line)."""
     _say("Give the other player a join code (one try only):")
-    for code in listener.join_codes():
+    for code in host_codes(reach, listener.words or (), listener.port):
         print(code, flush=True)
+    for lan_code in listener.join_codes():
+        print(lan_code, flush=True)
 
 
-async def await_joiner(listener: Listener, listen: Listen) -> SecureChannel | None:
+async def await_joiner(
+    listener: Listener, listen: Listen, reach: HostReach
+) -> SecureChannel | None:
     """The joiner's channel; after each failed code attempt a fresh code on Enter.
 
     ``None`` (after saying why) when nobody joined in time, the player asked
@@ -532,7 +581,7 @@ async def await_joiner(listener: Listener, listen: Listen) -> SecureChannel | No
     deadline = loop.time() + listen.accept_timeout
     while True:
         try:
-            return await listener.accept(timeout=max(0.0, deadline - loop.time()))
+            return await accept_or_reply(listener, max(0.0, deadline - loop.time()), _say)
         except NobodyJoined:
             _say(f"nobody joined within {listen.accept_timeout:g} s")
             return None
@@ -546,7 +595,7 @@ async def await_joiner(listener: Listener, listen: Listen) -> SecureChannel | No
             _say("no new code asked for: stopping")
             return None
         listener.renew_code()
-        show_codes(listener)
+        show_codes(listener, reach)
 
 
 async def _pick_lan_game() -> str | None:
@@ -563,9 +612,16 @@ async def _pick_lan_game() -> str | None:
 
 
 async def _connect(
-    code_text: str | None, rematch: str | None, me: Identity, peers: KnownPeers
+    code_text: str | None,
+    rematch: str | None,
+    me: Identity,
+    peers: KnownPeers,
+    reply: float | None,
 ) -> tuple[SecureChannel, Reconnect, str, int] | int:
-    """Join with a code (or a LAN pick), or rematch a pinned host without one."""
+    """Join with a code (or a LAN pick), or rematch a pinned host without one.
+
+    ``reply``: how long to wait for the host to dial a reply code (None: offer none).
+    """
     if rematch is not None:
         host, _, port_text = rematch.rpartition(":")
         if not host or not port_text.isdigit():
@@ -578,7 +634,7 @@ async def _connect(
             if code_text is None:
                 return EXIT_NETWORK
         try:
-            code = parse_join_code(code_text)
+            code = parse_codes(code_text)[0]
         except ValueError as exc:
             _say(f"not a join code: {exc}")
             return EXIT_USAGE
@@ -587,7 +643,10 @@ async def _connect(
         if rematch is not None:
             channel = await join_known(address, port, me, peers)
         else:
-            channel = await join(code, me, known_peers=peers)
+            assert code_text is not None
+            channel = await join_or_reply(
+                code_text, me, peers, _say, reply=reply is not None, wait=reply or 0
+            )
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
@@ -600,11 +659,17 @@ async def _connect(
 
 
 async def _join(
-    code_text: str | None, seat: Seat, name: str | None, *, accept: bool, rematch: str | None
+    code_text: str | None,
+    seat: Seat,
+    name: str | None,
+    *,
+    accept: bool,
+    rematch: str | None,
+    reply: float | None = 600,
 ) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
-    connected = await _connect(code_text, rematch, me, peers)
+    connected = await _connect(code_text, rematch, me, peers, reply)
     if isinstance(connected, int):
         return connected
     channel, reconnect, address, port = connected

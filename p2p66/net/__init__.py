@@ -22,6 +22,12 @@ and never sees frames, keys or sockets. Modules, bottom up:
 - ``tcp``: ``Listener`` / ``host``, ``join``, ``join_known``.
 - ``memory``: ``memory_channel_pair`` (two real channels in one process).
 - ``discovery``: ``advertise`` / ``browse`` ``_p2p66._tcp.local.`` with zeroconf.
+- ``reach``: address scopes by range (global, shared 100.64/10, private, loopback).
+- ``portmap``: the home router's port mapping (UPnP IGD, NAT-PMP) and IPv6 pinholes.
+- ``eyeballs``: codes with several addresses (``words@[v6]:p,v4:p``), joined side by side.
+- ``reply``: reply codes: the host dials the joiner from its own port (TCP
+  simultaneous open when neither router maps); the handshake roles stay.
+- ``netcheck``: what ``p2p66 net check`` reports.
 
 Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
 (a HANDSHAKE record), everything is a msgpack map with its type in ``"t"``::

@@ -13,6 +13,7 @@ one. Every wait has a timeout, and socket failures become ``ConnectFailed``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import socket
 from collections.abc import Callable
@@ -44,6 +45,8 @@ CONNECT_TIMEOUT: Final = 10.0
 ACCEPT_BACKLOG: Final = 32
 """Connections taken per wake-up (and the kernel queue): a burst cannot outrun a hello."""
 MAX_REJECTS_KEPT: Final = 32
+
+REUSE_PORT: Final = hasattr(socket, "SO_REUSEPORT")
 
 RejectHandler = Callable[[str, TransportError], None]
 
@@ -126,6 +129,7 @@ class Listener:
             sockets = bind_one_port(bind, port)
         except BindError as exc:
             raise ListenFailed(str(exc)) from None
+        _share_with_dial_from(sockets)
         try:
             for sock in sockets:
                 listener._servers.append(
@@ -156,6 +160,11 @@ class Listener:
     def port(self) -> int:
         """The bound port (useful after asking for port 0)."""
         return self.bound[0].port
+
+    @property
+    def words(self) -> tuple[str, ...] | None:
+        """The words of the current join code (``None``: known peers only)."""
+        return self._words
 
     @property
     def code_armed(self) -> bool:
@@ -236,6 +245,13 @@ class Listener:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
+    async def adopt(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Treat a connection we opened (to a joiner's reply code) like an incoming one.
+
+        The roles stay: we run the host's side of the handshake with our code.
+        """
+        await self._handle(reader, writer)
+
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         stream = TcpStream(reader, writer)
         task = asyncio.current_task()
@@ -285,6 +301,20 @@ class Listener:
         del self.rejected[:-MAX_REJECTS_KEPT]
         if self._on_reject is not None:
             self._on_reject(remote, exc)
+
+
+def _share_with_dial_from(sockets: list[socket.socket]) -> None:
+    """Let ``reply.dial_from`` connect out from the listening port (a reply code's dial).
+
+    SO_REUSEPORT is set *after* the bind, so a second listener on the port is
+    still refused ("cannot listen"): only sockets that ask for it, like ours
+    dialing out, may share the port (same user only, on Linux).
+    """
+    if not REUSE_PORT:
+        return
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 
 
 async def host(

@@ -1,0 +1,291 @@
+"""What ``host`` and ``join`` do to get across home routers, with no server of ours.
+
+- ``map_for_host``: map the host's port on its router (``--upnp`` must, ``--no-upnp``
+  never, default: try for a moment), learn the external address, and name a
+  carrier-grade NAT plainly.
+- ``host_codes``: the codes to print, the one for the internet first (IPv6 and
+  the external IPv4 address in one code).
+- ``accept_or_reply``: the host waits for a joiner and, meanwhile, for a reply
+  code typed at its prompt, which it dials from its own port.
+- ``join_or_reply``: the joiner tries every address of the code side by side
+  and, when none answers, offers a reply code (its own mapping or a TCP
+  simultaneous open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import stat
+import sys
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from p2p66.net.channel import SecureChannel
+from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, TransportError
+from p2p66.net.eyeballs import STAGGER, format_codes, join_first, parse_codes
+from p2p66.net.identity import Identity, KnownPeers
+from p2p66.net.joincode import JoinCode, JoinCodeError
+from p2p66.net.portmap import SEARCH_TIMEOUT, PortMapError, PortMapping
+from p2p66.net.reach import global_ipv6_addresses, is_carrier_grade, scope
+from p2p66.net.reply import ReplyPoint, dial_from, parse_reply_code
+from p2p66.net.tcp import Listener
+
+Say = Callable[[str], None]
+
+REPLY_DIAL_TIMEOUT: Final = 20.0
+REPLY_WAIT: Final = 600.0
+WHAT_WORKS: Final = (
+    "What works instead: IPv6 (if both of you have it), a reply code (the other player "
+    "runs 'p2p66 join' with your code and gives you the reply code it prints), or a VPN "
+    "you both join."
+)
+
+
+def carrier_grade_message(external: str) -> str:
+    return (
+        f"Your router's outside address {external} is itself behind your provider's NAT "
+        "(carrier-grade NAT, shared or private address space): nobody on the internet can "
+        f"reach you through a port mapping. {WHAT_WORKS}"
+    )
+
+
+@dataclass
+class HostReach:
+    """How the internet can reach this host: a mapping, the router's address, IPv6."""
+
+    mapping: PortMapping | None = None
+    external: str | None = None
+    ipv6: list[str] = field(default_factory=list)
+
+    @property
+    def public_ipv4(self) -> tuple[str, int] | None:
+        """The mapped external address and port, unless it is carrier-grade (unreachable)."""
+        if self.mapping is None or self.external is None or is_carrier_grade(self.external):
+            return None
+        return self.external, self.mapping.mapping.external_port
+
+
+async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
+    """Map ``port``; ``mode`` True: must (``PortMapError``), False: skip, None: try quietly."""
+    reach = HostReach(ipv6=global_ipv6_addresses())
+    if mode is False:
+        return reach
+    try:
+        reach.mapping = await PortMapping.open(
+            port, ipv6=reach.ipv6, timeout=SEARCH_TIMEOUT, on_problem=say
+        )
+    except PortMapError as exc:
+        reach.external = exc.external_address
+        if mode:
+            raise
+        say(f"No port mapping ({exc}); the codes below need a reply code across the internet.")
+        if reach.external is not None and is_carrier_grade(reach.external):
+            say(carrier_grade_message(reach.external))
+        return reach
+    m = reach.mapping.mapping
+    reach.external = m.external_address
+    if m.carrier_grade and m.external_address is not None:
+        await reach.mapping.aclose()  # a mapping nobody can reach: do not keep it
+        reach.mapping = None
+        if mode:
+            raise PortMapError(carrier_grade_message(m.external_address))
+        say(carrier_grade_message(m.external_address))
+    else:
+        say(f"Port {port} mapped on your router ({m.method}) to {m.external_address}:"
+            f"{m.external_port}, kept while you host.")  # fmt: skip
+    return reach
+
+
+def host_codes(
+    reach: HostReach, words: tuple[str, ...], port: int, *, unopened_ipv6: bool = True
+) -> list[str]:
+    """The internet code (IPv6 and public IPv4 in one), first; empty if there is none.
+
+    ``unopened_ipv6``: list global IPv6 addresses even without a pinhole (a joiner
+    just tries them; a reply code should not send the host to a closed door).
+    """
+    opened = {p.address for p in reach.mapping.pinholes} if reach.mapping else set()
+    ipv6 = [a for a in reach.ipv6 if unopened_ipv6 or a in opened]
+    codes = [JoinCode(words, address, port) for address in ipv6]
+    public = reach.public_ipv4
+    if public is not None:
+        codes.append(JoinCode(words, *public))
+    elif reach.external is not None and not is_carrier_grade(reach.external):
+        codes.append(JoinCode(words, reach.external, port))  # no mapping: a reply code's aim
+    return [format_codes(codes)] if codes else []
+
+
+async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> SecureChannel:
+    """The first joiner, or the host connecting out to a reply code typed meanwhile."""
+    accept = asyncio.create_task(listener.accept(timeout))
+    lines = await _stdin_lines()
+    if lines is None:
+        return await accept
+    reader, close = lines
+    words = listener.words or ()
+    say("If the other player gets a reply code, type it here and press Enter.")
+    dials: set[asyncio.Task[None]] = set()
+    try:
+        while True:
+            line = asyncio.create_task(reader.readline())
+            done, _ = await asyncio.wait({accept, line}, return_when=asyncio.FIRST_COMPLETED)
+            if accept in done:
+                line.cancel()
+                return accept.result()
+            text = line.result().decode(errors="replace").strip()
+            if not line.result():
+                return await accept  # stdin closed: joiners only
+            if not text:
+                continue
+            try:
+                codes = parse_reply_code(text, words)
+            except JoinCodeError as exc:
+                say(f"not a reply code: {exc}")
+                continue
+            say(f"Connecting to the joiner at {', '.join(code.address for code in codes)} ...")
+            task = asyncio.create_task(_dial(listener, codes, say))
+            dials.add(task)
+            task.add_done_callback(dials.discard)
+    finally:
+        accept.cancel()
+        for task in dials:
+            task.cancel()
+        close()
+
+
+async def _dial(listener: Listener, codes: list[JoinCode], say: Say) -> None:
+    """Dial every address of the reply code from our port, staggered; adopt the first up."""
+    won: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+    won = asyncio.get_running_loop().create_future()
+    errors: list[str] = []
+
+    async def one(index: int, code: JoinCode) -> None:
+        await asyncio.sleep(STAGGER * index)
+        try:
+            pair = await dial_from(listener.port, code.host, code.port, REPLY_DIAL_TIMEOUT)
+        except TransportError as exc:
+            errors.append(str(exc))
+            if len(errors) == len(codes) and not won.done():
+                won.set_exception(ConnectFailed("; ".join(errors)))
+            return
+        if won.done():
+            pair[1].close()
+        else:
+            won.set_result(pair)
+
+    tasks = [asyncio.create_task(one(i, code)) for i, code in enumerate(codes)]
+    try:
+        reader, writer = await won
+    except ConnectFailed as exc:
+        say(f"cannot reach the reply code's address: {exc}")
+        return
+    finally:
+        for task in tasks:
+            task.cancel()
+    await listener.adopt(reader, writer)
+
+
+async def _stdin_lines() -> tuple[asyncio.StreamReader, Callable[[], None]] | None:
+    """Lines typed on stdin, read without a thread (none if stdin is a file or closed)."""
+    try:
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)):
+        return None
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    pipe = os.fdopen(os.dup(fd), "rb", buffering=0)
+    try:
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
+        )
+    except (OSError, ValueError):
+        pipe.close()
+        os.set_blocking(fd, True)
+        return None
+
+    def close() -> None:
+        transport.close()
+        os.set_blocking(fd, True)  # the dup shares the file: give the terminal back as it was
+
+    return reader, close
+
+
+async def join_or_reply(
+    code_text: str,
+    me: Identity,
+    peers: KnownPeers,
+    say: Say,
+    *,
+    reply: bool = True,
+    wait: float = REPLY_WAIT,
+) -> SecureChannel:
+    """Join by every address of the code; if none answers, offer a reply code."""
+    codes = parse_codes(code_text)
+    try:
+        return await join_first(codes, me, known_peers=peers)
+    except AuthenticationError:
+        raise
+    except NetworkError as exc:
+        if not reply or all(scope(code.host) == "loopback" for code in codes):
+            raise  # a host on this machine: no router between us, a reply code cannot help
+        say(f"Cannot reach the host: {exc}")
+    return await _offer_reply(codes, me, peers, say, wait)
+
+
+async def _offer_reply(
+    codes: list[JoinCode], me: Identity, peers: KnownPeers, say: Say, wait: float
+) -> SecureChannel:
+    point = await ReplyPoint.open(me, codes[0].words, known_peers=peers)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(point.aclose)
+        reach = await map_for_host(point.port, None, say)
+        if reach.mapping is not None:
+            stack.push_async_callback(reach.mapping.aclose)
+        reply = host_codes(reach, codes[0].words, point.port, unopened_ipv6=False)
+        if not reply:
+            raise ConnectFailed(
+                "Neither of you can be reached from the internet: the host's router did not "
+                "map its port, and yours did not either (or it is behind carrier-grade NAT), "
+                "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
+                "forward a port by hand, use IPv6, or join a VPN together."
+            )
+        for code in codes:
+            if scope(code.host) == "global":
+                point.punch(code.host, code.port)
+        print(reply[0], flush=True)
+        say("The host cannot be reached, but you may be: give the host the reply code above; "
+            "they type it at their prompt. Waiting ...")  # fmt: skip
+        return await point.accept(wait)
+
+
+def run_terminable(main: Coroutine[Any, Any, int], on_term: int) -> Coroutine[Any, Any, int]:
+    """``main`` as a task that SIGTERM cancels (so mappings are removed), exit ``on_term``."""
+
+    async def runner() -> int:
+        task = asyncio.ensure_future(main)
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if task.cancelled() and not _current_cancelling():
+                return on_term
+            raise
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGTERM)
+
+    return runner()
+
+
+def _current_cancelling() -> int:
+    current = asyncio.current_task()
+    return current.cancelling() if current is not None else 0

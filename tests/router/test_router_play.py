@@ -1,0 +1,190 @@
+"""Whole matches across the lab's home routers, by each path ``host`` and ``join`` know.
+
+Each test builds its own lab (tests/router/lab.py) with the routers it needs,
+runs ``p2p66 host`` in one home and ``p2p66 join`` in the other (random bots,
+a match to 2, proofs off) and checks who reached whom, and that the router's
+port mapping is gone when the host is.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import players
+import pytest
+from lab import RouterLab
+
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(150)]
+
+PINHOLE_A = "0x20010db8000a00000000000000000002"  # how nft shows 2001:db8:a::2 in a rule
+
+
+def _host_ns(lab: RouterLab, home: str = "a") -> str:
+    return lab.homes[home].machine_ns
+
+
+def _no_mapping_left(lab: RouterLab, router: str) -> bool:
+    return "dnat" not in lab.forwarded_ports(router)
+
+
+def test_both_routers_map_and_the_joiner_joins_by_the_public_code(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    lab.upnp("a", True)
+    lab.upnp("b", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("198.51.100.1:")
+        assert "dnat" in lab.forwarded_ports("a")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        assert joiner.finish() == 0, joiner.err
+        assert host.finish() == 0, host.err
+    finally:
+        host.kill()
+    assert "mapped on your router (UPnP IGD) to 198.51.100.1" in host.err
+    assert "reply code" not in joiner.err.lower()
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "a")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_host_removes_its_mapping(
+    lab: RouterLab, tmp_path: Path, stop: signal.Signals
+) -> None:
+    lab.upnp("a", True)
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        host.read_line("198.51.100.1:")
+        assert "dnat" in lab.forwarded_ports("a")
+        assert PINHOLE_A in lab.pinholes("a")
+        host.proc.send_signal(stop)
+        assert host.finish(30) != 0
+    finally:
+        host.kill()
+    assert _no_mapping_left(lab, "a")
+    assert PINHOLE_A not in lab.pinholes("a")
+    assert "Traceback" not in host.err
+
+
+def test_upnp_required_but_no_router_answers_fails_loudly(lab: RouterLab, tmp_path: Path) -> None:
+    host = players.host(_host_ns(lab), tmp_path, "--upnp")
+    try:
+        assert host.finish(30) == 3
+    finally:
+        host.kill()
+    assert "cannot host with --upnp: no router answered UPnP or NAT-PMP" in host.err
+
+
+def test_nat_pmp_only_router_maps_too(lab: RouterLab, tmp_path: Path) -> None:
+    lab.upnp("a", True, upnp=False)
+    host = players.host(_host_ns(lab), tmp_path, "--upnp")
+    try:
+        host.read_line("198.51.100.1:")
+        assert "dnat" in lab.forwarded_ports("a")
+        assert host.terminate() == 3
+    finally:
+        host.kill()
+    assert "(NAT-PMP)" in host.err
+    assert _no_mapping_left(lab, "a")
+
+
+def test_host_router_without_upnp_joiner_offers_a_reply_code(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    lab.upnp("b", True)
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("@192.168.1.2:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            reply = joiner.read_line("198.51.100.2:")
+            assert reply.split("@")[0] == code.split("@")[0]
+            host.type_line(reply)
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert "No port mapping" in host.err
+    assert "Cannot reach the host" in joiner.err
+    assert "Connecting to the joiner at [2001:db8:b::2]:" in host.err
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "b")
+
+
+def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -> None:
+    """Both routers tell their address but refuse mappings: the two SYNs cross."""
+    lab.upnp("a", True, maps=False)
+    lab.upnp("b", True, maps=False)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("198.51.100.1:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            reply = joiner.read_line("198.51.100.2:")
+            host.type_line(reply)
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert "refused the mapping" in host.err
+    assert players.same_replays(tmp_path)
+
+
+def test_neither_router_answers_says_so_plainly(lab: RouterLab, tmp_path: Path) -> None:
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("@192.168.1.2:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        assert joiner.finish(60) == 3
+    finally:
+        host.kill()
+    assert "Neither of you can be reached from the internet" in joiner.err
+    assert "Traceback" not in joiner.err
+
+
+def test_carrier_grade_nat_is_named_and_a_reply_code_still_works(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    lab.upnp("c", True)
+    lab.upnp("b", True)
+    host = players.host(lab.homes["c"].machine_ns, tmp_path)
+    try:
+        code = host.read_line("@192.168.3.2:")
+        assert "100.64.0.2" not in code
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            host.type_line(joiner.read_line("198.51.100.2:"))
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert "100.64.0.2 is itself behind your provider's NAT (carrier-grade NAT" in host.err
+    assert "nobody on the internet can reach you" in host.err
+    assert _no_mapping_left(lab, "c")
+
+
+def test_ipv6_only_between_the_homes(lab: RouterLab, tmp_path: Path) -> None:
+    """IPv4 cannot cross: the joiner's IPv6 attempt (through the IGDv2 pinhole) wins."""
+    lab.upnp("a", True)
+    lab.block_ipv4_between_homes()
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("@[2001:db8:a::2]:")
+        assert "198.51.100.1:" in code  # both addresses in one code
+        assert PINHOLE_A in lab.pinholes("a")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code, "--no-reply")
+        assert joiner.finish() == 0, joiner.err
+        assert host.finish() == 0, host.err
+    finally:
+        host.kill()
+    assert players.same_replays(tmp_path)
+    assert PINHOLE_A not in lab.pinholes("a")  # closed again
