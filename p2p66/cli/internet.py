@@ -196,7 +196,9 @@ async def _stdin_lines() -> tuple[asyncio.StreamReader, Callable[[], None]] | No
         mode = os.fstat(fd).st_mode
     except (OSError, ValueError, AttributeError):
         return None
-    if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)):
+    # a terminal, a pipe or a socket; not /dev/null (a character device epoll refuses)
+    terminal = stat.S_ISCHR(mode) and os.isatty(fd)
+    if not (stat.S_ISFIFO(mode) or terminal or stat.S_ISSOCK(mode)):
         return None
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
