@@ -20,6 +20,8 @@ from p2p66.crypto.hashing import TAG_CONFIG, TAG_CONTEXT, hash32
 from p2p66.engine.cards import JACK, NINE, NUM_CARD_IDS, deck_ids
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.options import RuleOptions
+from p2p66.engine.table.deal import table_layout
+from p2p66.engine.table.options import BiddingOptions, TableOptions, ThreeHandedOptions
 
 ARGUMENT: Final = 256
 """The ``soundness`` value that selects the shuffle argument (SPEC.md 9.3): proofs on."""
@@ -199,33 +201,65 @@ class HandConfig:
     @classmethod
     def for_game(
         cls,
-        options: RuleOptions,
+        options: RuleOptions | TableOptions,
         session_id: bytes,
         hand: int,
         dealer: int,
         soundness: int = DEFAULT_SOUNDNESS,
     ) -> HandConfig:
-        """A two-player hand by the canonical deal layout; the dealer shuffles first."""
-        if dealer not in (0, 1):
-            raise InvalidConfig("dealer must be seat 0 or 1")
-        layout = deal_layout(options)
-        deck = tuple(deck_ids(options.deck_size))
+        """A hand by its game's canonical deal layout; the dealer shuffles first.
+
+        Then every other seat clockwise (``dealer + 1``, ``dealer + 2``, ...):
+        with two players that is the non-dealer. A two-player hand opens the
+        layout's hands to the dealer and the non-dealer and the trump card to
+        all; ``three-handed`` does the same with its two active seats while
+        the dealer, who sits out, holds nothing (but shuffles and keys every
+        card); a bidding game opens each seat its packets and leaves the
+        cut-throat widow face down.
+        """
+        if isinstance(options, RuleOptions):
+            parties, rules = 2, options
+            players = (1 - dealer, dealer) if dealer in (0, 1) else (-1, -1)
+        elif isinstance(options, ThreeHandedOptions):
+            parties, rules = 3, options.hand_rules
+            players = ((dealer + 1) % 3, (dealer + 2) % 3)
+        else:
+            parties, rules = options.players, None
+            players = ()
+        if not _is_int(dealer) or not 0 <= dealer < parties:
+            raise InvalidConfig(
+                "dealer must be seat 0 or 1"
+                if parties == 2
+                else f"dealer must be a seat 0..{parties - 1}"
+            )
+        order = tuple((dealer + k) % parties for k in range(parties))
+        if rules is None:
+            assert isinstance(options, BiddingOptions)
+            lay = table_layout(options)
+            deal = [FACE_DOWN] * 24
+            for seat in range(parties):
+                for pos in lay.hand_positions(seat, dealer):
+                    deal[pos] = seat
+            deck24 = tuple(deck_ids(24))
+            return cls(session_id, hand, parties, order, deck24, tuple(deal), soundness)
+        layout = deal_layout(rules)
+        deck = tuple(deck_ids(rules.deck_size))
         deal = [FACE_DOWN] * len(deck)
         for pos in layout.non_dealer:
-            deal[pos] = 1 - dealer
+            deal[pos] = players[0]
         for pos in layout.dealer:
-            deal[pos] = dealer
+            deal[pos] = players[1]
         deal[layout.trump] = PUBLIC
         return cls(
             session_id=session_id,
             hand=hand,
-            parties=2,
-            order=(dealer, 1 - dealer),
+            parties=parties,
+            order=order,
             deck=deck,
             deal=tuple(deal),
             soundness=soundness,
             face_up=layout.trump,
-            exchange_rank=NINE if options.exchange_rank == "9" else JACK,
+            exchange_rank=NINE if rules.exchange_rank == "9" else JACK,
         )
 
 

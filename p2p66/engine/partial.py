@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, Protocol, Self, TypeVar
 
 from p2p66.engine.cards import CARD_CODES, SUIT_MASKS, deck_ids
 from p2p66.engine.deal import deal_layout
@@ -39,25 +40,59 @@ class KnowledgeConflict(DealError):
     """Two different cards claimed for one position, or one card at two positions."""
 
 
+class JudgedState(Protocol):
+    """What a partial judge needs of a game's hand state (two-player or table)."""
+
+    hands: list[int]
+
+    @property
+    def to_act(self) -> int: ...
+
+    def copy(self) -> Self: ...
+
+    def check_legal(self, code: int) -> None: ...
+
+    def apply_code_unchecked(self, code: int) -> None: ...
+
+    def apply(self, move: int) -> Self: ...
+
+
+S = TypeVar("S", bound=JudgedState)
+
+
 @dataclass(frozen=True, slots=True)
-class Accepted:
+class Accepted(Generic[S]):
     """A move judged legal, and the state it leads to."""
 
-    state: HandState
+    state: S
     provisional: bool  # True when hidden cards were assumed so that the move is legal
 
 
-class PartialHand:
-    """One hand seen through partial knowledge of the deck (position -> card)."""
+class PartialDeal(Generic[S]):
+    """One hand seen through partial knowledge of the deck (position -> card).
 
-    def __init__(self, options: RuleOptions, dealer: int) -> None:
-        self.options = options
+    The game-independent part: what is known where, the replay of the moves on
+    some arrangement of the hidden cards, and the search for an arrangement
+    that makes a move legal. A game says how a hand starts from a deck
+    (``_new``) and which hidden cards would make a follow illegal (``_harmful``).
+    """
+
+    def __init__(self, deck_size: int, dealer: int) -> None:
         self.dealer = dealer
-        self.layout = deal_layout(options)
-        self.known: list[int | None] = [None] * options.deck_size
+        self.known: list[int | None] = [None] * deck_size
         self.moves: list[int] = []
-        self._all = deck_ids(options.deck_size)
-        self._cache: tuple[tuple[int, ...], int, HandState] | None = None
+        self._all = deck_ids(deck_size)
+        self._cache: tuple[tuple[int, ...], int, S] | None = None
+
+    def _new(self, deck: Sequence[int]) -> S:
+        raise NotImplementedError
+
+    def _harmful(self, s: S, code: int) -> int:
+        raise NotImplementedError
+
+    def new_state(self, deck: Sequence[int]) -> S:
+        """The hand's first state on a whole deck (the audit's re-judging starts here)."""
+        return self._new(deck)
 
     def learn(self, position: int, card: int) -> None:
         """Record that deck ``position`` holds ``card``; KnowledgeConflict if impossible."""
@@ -82,7 +117,7 @@ class PartialHand:
     def position_of(self, card: int) -> int | None:
         return self.known.index(card) if card in self.known else None
 
-    def state(self) -> HandState:
+    def state(self) -> S:
         """The current state, hidden positions filled in arbitrarily (public facts are exact)."""
         return self._replay(self._deck_with(0))
 
@@ -92,7 +127,18 @@ class PartialHand:
         hand = self._replay(deck).hands[seat]
         return [p for p, c in enumerate(deck) if hand >> c & 1]
 
-    def check(self, code: int) -> Accepted:
+    def holdings(self) -> list[list[int]]:
+        """Deck positions now in each seat's hand, from one replay (every seat at once)."""
+        deck = self._deck_with(0)
+        return [
+            [p for p, c in enumerate(deck) if hand >> c & 1] for hand in self._replay(deck).hands
+        ]
+
+    def public_due(self) -> tuple[int, ...]:
+        """Deck positions the rules have made public by now without a move showing them."""
+        return ()
+
+    def check(self, code: int) -> Accepted[S]:
         """Judge ``code`` for the player to act; IllegalMoveError if no arrangement allows it."""
         for card in _cards_needed(code):
             if card is not None and card not in self.known:
@@ -113,13 +159,13 @@ class PartialHand:
         nxt.apply_code_unchecked(code)
         return Accepted(nxt, provisional)
 
-    def accept(self, code: int) -> Accepted:
+    def accept(self, code: int) -> Accepted[S]:
         """``check`` and, if legal, record the move."""
         accepted = self.check(code)
         self.moves.append(code)
         return accepted
 
-    def full_replay(self, deck: Sequence[int]) -> HandState:
+    def full_replay(self, deck: Sequence[int]) -> S:
         """Re-run every move with the whole deck known, checking each (IllegalMoveError)."""
         for pos, card in enumerate(self.known):
             if card is not None and deck[pos] != card:
@@ -127,23 +173,12 @@ class PartialHand:
                     f"the revealed deck has {CARD_CODES[deck[pos]]} at position {pos}, "
                     f"but {CARD_CODES[card]} was opened there"
                 )
-        s = new_hand(self.options, deck, self.dealer)
+        s = self._new(deck)
         for code in self.moves:
             s = s.apply(code)
         return s
 
     # ------------------------------------------------------------------ internals
-
-    def _harmful(self, s: HandState, code: int) -> int:
-        """Hidden cards that would make a strict-duty follow with ``code`` illegal."""
-        if s.phase != Phase.FOLLOW or s.talon_open or code >= 24:
-            return 0
-        lead, suit, trump = s.lead_card, s.lead_card // 6, s.trump_suit
-        if code // 6 == suit:
-            return 0 if code < lead else SUIT_MASKS[suit] & ((1 << lead) - 1)
-        if code // 6 == trump:
-            return SUIT_MASKS[suit]
-        return SUIT_MASKS[suit] | SUIT_MASKS[trump]
 
     def _deck_with(self, harmful: int, avoid_positions: Sequence[int] = ()) -> list[int]:
         """Known cards in place; hidden cards fill the rest, harmless ones first at
@@ -161,7 +196,7 @@ class PartialHand:
                 deck[p] = pool.pop(0)
         return [c for c in deck if c is not None]
 
-    def _replay(self, deck: list[int]) -> HandState:
+    def _replay(self, deck: list[int]) -> S:
         """The state after every move on ``deck`` (a fresh copy; the last one is cached).
 
         Moves only ever get appended, so a cached replay on the same deck is
@@ -174,8 +209,31 @@ class PartialHand:
             for code in self.moves[cached[1] :]:
                 s.apply_code_unchecked(code)
         else:
-            s = new_hand(self.options, deck, self.dealer)
+            s = self._new(deck)
             for code in self.moves:
                 s.apply_code_unchecked(code)
         self._cache = (key, len(self.moves), s)
         return s.copy()
+
+
+class PartialHand(PartialDeal[HandState]):
+    """A two-player hand seen through partial knowledge of the deck."""
+
+    def __init__(self, options: RuleOptions, dealer: int) -> None:
+        super().__init__(options.deck_size, dealer)
+        self.options = options
+        self.layout = deal_layout(options)
+
+    def _new(self, deck: Sequence[int]) -> HandState:
+        return new_hand(self.options, deck, self.dealer)
+
+    def _harmful(self, s: HandState, code: int) -> int:
+        """Hidden cards that would make a strict-duty follow with ``code`` illegal."""
+        if s.phase != Phase.FOLLOW or s.talon_open or code >= 24:
+            return 0
+        lead, suit, trump = s.lead_card, s.lead_card // 6, s.trump_suit
+        if code // 6 == suit:
+            return 0 if code < lead else SUIT_MASKS[suit] & ((1 << lead) - 1)
+        if code // 6 == trump:
+            return SUIT_MASKS[suit]
+        return SUIT_MASKS[suit] | SUIT_MASKS[trump]

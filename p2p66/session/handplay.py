@@ -10,16 +10,24 @@ two questions the session machine asks of a hand, both seat-agnostic:
 
 Card keys are owed by the rules, never by choice: a position that the engine
 has put into a player's hand (dealt or drawn) must be opened to that player
-by the other, and the face-up card a player takes at the last draw must be
-claimed with a ``take``. A player's message must pay every debt it has after
-its own move; a player to act who still lacks a key is blocked, and the
-debtor must send a ``keys`` message first.
+by every other party, the face-up card a player takes at the last draw must
+be claimed with a ``take``, and a position the rules make public (the
+cut-throat widow once taken) must be opened by everybody. A player's message
+must pay every debt it has after its own move; while anybody but the player
+to act owes a key, the first such debtor clockwise from the player to act
+must send a ``keys`` message first (with two players: the other one).
+
+The table is N-party: ``seats`` maps the engine's seats to the table's (the
+two-player game: 0 and 1; ``three-handed``: the seats left and right of the
+dealer, who holds no card but keys every one), and ``judge`` makes the
+game's public judge (``PartialHand`` or ``PartialBidding``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from p2p66.crypto.audit import audit
 from p2p66.crypto.config import PUBLIC, HandConfig
@@ -29,11 +37,13 @@ from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.messages import HandPayload, KeyReveal, Reveal, SeedReveal
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.crypto.transcript import HandTranscript
-from p2p66.engine import EngineError, HandResult, IllegalMoveError, RuleOptions, new_hand
+from p2p66.engine import EngineError, IllegalMoveError
 from p2p66.engine.cards import CARD_CODES
-from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION
-from p2p66.engine.partial import KnowledgeConflict, PartialHand
+from p2p66.engine.moves import EXCHANGE, MARRY_BASE
+from p2p66.engine.partial import KnowledgeConflict, PartialDeal, PartialHand
 from p2p66.engine.state import HandState
+from p2p66.engine.table.bidding import BiddingHand
+from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.session.errors import (
     AuditFinding,
     CheatingDetected,
@@ -46,15 +56,28 @@ ApplyPayload = Callable[[Sequence[HandPayload]], None]
 """Applies one flight of payloads (all by one author) to the crypto state(s)."""
 
 
+Judge = PartialDeal[Any]
+"""The public judge of a hand: ``PartialHand`` (two-player games) or ``PartialBidding``."""
+TableState = HandState | BiddingHand
+
+
 @dataclass(frozen=True, slots=True)
 class Debts:
-    """What ``seat`` owes now: keys opening positions to the other seat, and takes."""
+    """What ``seat`` owes now: keys opening positions to others (``to``: to whom, per key),
+    takes, and keys opening positions to everybody (``public``)."""
 
     keys: tuple[int, ...]
     takes: tuple[int, ...]
+    to: tuple[int, ...] = ()
+    public: tuple[int, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.keys or self.takes)
+        return bool(self.keys or self.takes or self.public)
+
+    @property
+    def blocking(self) -> bool:
+        """Debts that make their debtor send a ``keys`` message before the player to act."""
+        return bool(self.keys or self.public)
 
 
 SHOWN = frozenset({"play", "marriage", "exchange"})
@@ -64,8 +87,17 @@ RevealSlot = tuple[str, int, int | None]
 """A reveal's kind, position and target seat: what the rules can call for."""
 
 
-def _as_reveals(debts: Debts, other: int) -> set[RevealSlot]:
-    return {("to", pos, other) for pos in debts.keys} | {("take", pos, None) for pos in debts.takes}
+def _as_reveals(debts: Debts) -> set[RevealSlot]:
+    return (
+        {("to", pos, to) for pos, to in zip(debts.keys, debts.to, strict=True)}
+        | {("take", pos, None) for pos in debts.takes}
+        | {("public", pos, None) for pos in debts.public}
+    )
+
+
+def ring_after(seat: int, parties: int) -> tuple[int, ...]:
+    """Every seat clockwise after ``seat``, ending with ``seat`` itself."""
+    return tuple((seat + k) % parties for k in range(1, parties + 1))
 
 
 def _describe(r: Reveal) -> str:
@@ -73,6 +105,8 @@ def _describe(r: Reveal) -> str:
         return f"a key opening position {r.pos} to player {r.to}"
     if r.kind == "take":
         return f"a take of position {r.pos} (the face-up card) into its hand"
+    if r.kind == "public":
+        return f"a key opening position {r.pos} to everybody"
     return f"a {r.kind} key for position {r.pos}"
 
 
@@ -86,7 +120,7 @@ def blame(exc: CryptoError, author: int) -> RemoteProtocolError:
     if isinstance(exc, CryptoCheat):
         if exc.party is None:
             return HandAborted(
-                f"a deck step was bad, but with proofs off only the audit of both hand seeds "
+                f"a deck step was bad, but with proofs off only the audit of every hand seed "
                 f"can say whose: {exc}",
                 None,
                 kind=exc.code,
@@ -102,20 +136,35 @@ class HandTable:
 
     def __init__(
         self,
-        options: RuleOptions,
+        options: Any,
         config: HandConfig,
         dealer: int,
         crypto: CryptoState,
+        *,
+        seats: tuple[int, ...] = (0, 1),
+        judge: Callable[[], Judge] | None = None,
+        table_dealer: int | None = None,
     ) -> None:
         self.options = options
+        """The engine's options of one hand (two-player ``RuleOptions`` or ``BiddingOptions``)."""
         self.config = config
         self.number = config.hand
         self.dealer = dealer
+        """The engine's dealer (``three-handed``: the two-player seat 1)."""
+        self.table_dealer = dealer if table_dealer is None else table_dealer
+        """The table seat that deals (shuffles first)."""
+        self.seats = seats
+        """The table seat of each engine seat."""
+        self.parties = config.parties
         self.crypto = crypto
-        self.public = PartialHand(options, dealer)
-        self.private: PartialHand | None = None
+        self._judge: Callable[[], Judge] = judge or (lambda: PartialHand(options, dealer))
+        self.public = self._judge()
+        self.private: Judge | None = None
         self.authors: list[int] = []
-        self.result: HandResult | None = None
+        self.result: Any = None
+        """The engine's result once audited (``HandResult`` or ``TableResult``)."""
+        self.final: TableState | None = None
+        """The engine state at the end, re-judged on the audited deck."""
         self.deck: tuple[int, ...] | None = None
         self.aborted = ""
         """Why the hand stopped for an audit before its end ("" while it goes on)."""
@@ -137,9 +186,22 @@ class HandTable:
         return not self.crypto.deal_complete()
 
     @property
-    def state(self) -> HandState:
+    def state(self) -> Any:
         """The engine state (hidden positions filled arbitrarily; public facts exact)."""
         return (self.private or self.public).state()
+
+    def table_seat(self, engine_seat: int) -> int:
+        """The table seat of an engine seat (-1 stays -1: nobody)."""
+        return self.seats[engine_seat] if engine_seat >= 0 else -1
+
+    def engine_seat(self, seat: int) -> int | None:
+        """The engine seat of a table seat; None for a seat that holds no cards this hand."""
+        return self.seats.index(seat) if seat in self.seats else None
+
+    @property
+    def to_act(self) -> int:
+        """The table seat to act (-1 once the hand is over)."""
+        return self.table_seat(self.state.to_act)
 
     @property
     def over(self) -> bool:
@@ -149,26 +211,37 @@ class HandTable:
         return dict(self.crypto.seeds)
 
     def debts(self, seat: int) -> Debts:
-        """Keys ``seat`` owes the other player, and face-up cards it must take."""
+        """Keys ``seat`` owes the other players, face-up cards it must take, public keys."""
         if self.dealing:
             return Debts((), ())
         return self._debts_in(seat, self.public)
 
-    def _debts_in(self, seat: int, judge: PartialHand) -> Debts:
+    def _debts_in(self, seat: int, judge: Judge) -> Debts:
         """What ``seat`` owes when the engine stands where ``judge`` does (keys sent so far)."""
         ledger = self.crypto.ledger
-        other = 1 - seat
-        keys = []
-        for pos in judge.positions_held(other):
-            p = ledger.positions[pos]
-            if p.holder != other and p.card is None and seat not in p.keys:
-                keys.append(pos)
+        held = judge.holdings()
+        keys: list[int] = []
+        to: list[int] = []
+        for engine, table in enumerate(self.seats):
+            if table == seat:
+                continue
+            for pos in held[engine]:
+                p = ledger.positions[pos]
+                if p.holder != table and p.card is None and seat not in p.keys:
+                    keys.append(pos)
+                    to.append(table)
+        mine = self.engine_seat(seat)
         takes = [
             pos
-            for pos in judge.positions_held(seat)
+            for pos in (held[mine] if mine is not None else ())
             if ledger.positions[pos].holder != seat and ledger.positions[pos].card is not None
         ]
-        return Debts(tuple(keys), tuple(takes))
+        public = [
+            pos
+            for pos in judge.public_due()
+            if ledger.positions[pos].card is None and seat not in ledger.positions[pos].keys
+        ]
+        return Debts(tuple(keys), tuple(takes), tuple(to), tuple(public))
 
     def owed_with_move(self, seat: int, code: int, shown: Sequence[Reveal] = ()) -> Debts | None:
         """The takes and keys a move by ``seat`` must carry besides the cards it shows.
@@ -180,7 +253,7 @@ class HandTable:
         keys are applied; None if the move is refused even on those claims (the
         full checks then say why).
         """
-        after = PartialHand(self.options, self.dealer)
+        after = self._judge()
         after.known = list(self.public.known)
         after.moves = list(self.public.moves)
         try:
@@ -195,27 +268,36 @@ class HandTable:
         takes = set(self.debts(seat).takes) | set(later.takes)
         if code == EXCHANGE:
             takes.discard(self.crypto.ledger.face_up)  # the exchange itself hands it over
-        return Debts(later.keys, tuple(sorted(takes)))
+        return Debts(later.keys, tuple(sorted(takes)), later.to, later.public)
+
+    def _first_missing(self, after: int, done: dict[int, bytes]) -> int:
+        """The first seat clockwise after ``after`` (ending with it) not yet in ``done``."""
+        return next((s for s in ring_after(after, self.parties) if s not in done), after)
 
     def expected(self) -> tuple[int, str]:
-        """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``."""
+        """Who must send next and what: ``deal``, ``move``, ``keys`` or ``reveal``.
+
+        Seeds go clockwise: after a stop for an audit from the seat after the
+        one who stopped it (or after the dealer), at the end from the seat
+        after the last mover. Keys owed before the next move go first, from
+        the first debtor clockwise after the player to act.
+        """
         if self.aborted:
-            first = 1 - self.aborted_by if self.aborted_by is not None else 1 - self.dealer
-            return (first if first not in self.abort_seeds else 1 - first), "reveal"
+            start = self.aborted_by if self.aborted_by is not None else self.table_dealer
+            return self._first_missing(start, self.abort_seeds), "reveal"
         if self.dealing:
             step = self.crypto.expected_step
             if step is None:
-                missing = [s for s in (0, 1) if s not in self.crypto.key_points]
-                return (missing[0] if missing else self.dealer, "deal")
+                missing = [s for s in range(self.parties) if s not in self.crypto.key_points]
+                return (missing[0] if missing else self.table_dealer, "deal")
             return step[1], "deal"
         s = self.state
         if s.is_over:
-            seeds = self.crypto.seeds
-            first = 1 - self.authors[-1]
-            return (first if first not in seeds else 1 - first), "reveal"
-        actor = s.to_act
-        if self.debts(1 - actor).keys:
-            return 1 - actor, "keys"
+            return self._first_missing(self.authors[-1], self.crypto.seeds), "reveal"
+        actor = self.table_seat(s.to_act)
+        for other in ring_after(actor, self.parties)[:-1]:
+            if self.debts(other).blocking:
+                return other, "keys"
         return actor, "move"
 
     # ------------------------------------------------------------------ records
@@ -250,16 +332,16 @@ class HandTable:
         if self.dealing:
             raise RemoteProtocolError(f"player {author} moved before the deal was complete", author)
         before = self.state
-        if before.to_act != author:
+        if self.table_seat(before.to_act) != author:
             raise CheatingDetected(
-                f"player {author} played {MOVE_NOTATION[code]} out of turn", author
+                f"player {author} played {TABLE_NOTATION[code]} out of turn", author
             )
         sent = payload.reveals if payload is not None else ()
         self._check_shown(author, code, before, sent)
         owed = self.owed_with_move(author, code, [r for r in sent if r.kind in SHOWN])
         if owed is not None:
-            where = f"its move {MOVE_NOTATION[code]}"
-            self._only_owed(author, sent, _as_reveals(owed, 1 - author), where)
+            where = f"its move {TABLE_NOTATION[code]}"
+            self._only_owed(author, sent, _as_reveals(owed), where)
         self._apply_keys(author, payload, apply)
         judges = [self.public] if self.private is None else [self.public, self.private]
         try:
@@ -274,7 +356,7 @@ class HandTable:
 
     def apply_keys(self, author: int, payload: KeyReveal, apply: ApplyPayload) -> None:
         """Owed keys sent on their own."""
-        owed = _as_reveals(self.debts(author), 1 - author)
+        owed = _as_reveals(self.debts(author))
         self._only_owed(author, payload.reveals, owed, "its keys message", shows=False)
         self._apply_keys(author, payload, apply)
         self._check_paid(author)
@@ -291,7 +373,7 @@ class HandTable:
             self._abort_seed(author, payload)
             return
         self._crypto(author, [payload], apply)
-        if len(self.crypto.seeds) == 2:
+        if len(self.crypto.seeds) == self.parties:
             self._audit()
 
     # ------------------------------------------------------------------ internals
@@ -334,7 +416,7 @@ class HandTable:
     def learn_private(self, cards: dict[int, int]) -> None:
         """Our own cards (position -> card), for the private judge of a peer."""
         if self.private is None:
-            self.private = PartialHand(self.options, self.dealer)
+            self.private = self._judge()
             self.private.moves = list(self.public.moves)
         for pos, card in cards.items():
             self.private.learn(pos, card)
@@ -351,12 +433,12 @@ class HandTable:
         elif code < EXCHANGE:
             card = code - MARRY_BASE
             needed = [("play", card), ("marriage", card ^ 1)]
-        elif code == EXCHANGE:
+        elif code == EXCHANGE and isinstance(before, HandState):
             needed = [("exchange", before.exchange_card)]
         for kind, card in needed:
             if (kind, card) not in kinds:
                 raise CheatingDetected(
-                    f"player {author} announced {MOVE_NOTATION[code]} without the {kind} key "
+                    f"player {author} announced {TABLE_NOTATION[code]} without the {kind} key "
                     f"that shows {CARD_CODES[card]}",
                     author,
                 )
@@ -369,7 +451,7 @@ class HandTable:
             r = extra[0]
             raise CheatingDetected(
                 f"player {author} sent a {r.kind} key for position {r.pos} that its move "
-                f"{MOVE_NOTATION[code]} does not call for",
+                f"{TABLE_NOTATION[code]} does not call for",
                 author,
             )
 
@@ -425,7 +507,7 @@ class HandTable:
             self.aborted_by = author
             self.aborted = f"player {author} stopped the hand for an audit: a bad card opened to it"
         self.abort_seeds[author] = payload.seed
-        if len(self.abort_seeds) == 2:
+        if len(self.abort_seeds) == self.parties:
             self._audit_aborted()
 
     def _audit_aborted(self) -> None:
@@ -464,7 +546,7 @@ class HandTable:
         except CryptoError as exc:
             raise LocalProtocolError(f"the audit could not run: {exc}") from None
         self.deck = report.deck
-        state = new_hand(self.options, report.deck, self.dealer)
+        state = self.public.new_state(report.deck)
         for code, author in zip(self.public.moves, self.authors, strict=True):
             try:
                 state = state.apply(code)
@@ -475,4 +557,5 @@ class HandTable:
                 ) from None
         if state.result is None:
             raise LocalProtocolError("the audited hand did not end where the live hand ended")
+        self.final = state
         self.result = state.result
