@@ -225,7 +225,7 @@ class HandConfig:
             players = ((dealer + 1) % 3, (dealer + 2) % 3)
         else:
             parties, rules = options.players, None
-            players = ()
+            players = (-1, -1)  # every seat holds cards: the table layout says which
         if not _is_int(dealer) or not 0 <= dealer < parties:
             raise InvalidConfig(
                 "dealer must be seat 0 or 1"

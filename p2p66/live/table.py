@@ -47,7 +47,8 @@ def context_of(peer: Peer) -> BotContext:
     m = peer.machine
     hand = m.hand
     assert hand is not None and m.match is not None
-    trump_pos = hand.public.layout.trump
+    assert hand.config.face_up is not None
+    trump_pos = hand.config.face_up
     first = hand.public.card_at(trump_pos)
     moves = tuple(zip(hand.authors, hand.public.moves, strict=True))
     return BotContext(

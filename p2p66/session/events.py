@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p66.engine import HandResult, RuleOptions
+from p2p66.engine.table import TableOptions, TableResult, ThreeHandedResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,15 @@ class PlayerJoined(Event):
 @dataclass(frozen=True, slots=True)
 class RulesProposed(Event):
     options: RuleOptions
+    soundness: int
+    move_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRulesProposed(Event):
+    """The host proposed a game for three or four players."""
+
+    options: TableOptions
     soundness: int
     move_seconds: int
 
@@ -65,6 +75,23 @@ class HandEnded(Event):
 class MatchEnded(Event):
     winner: int
     game_points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TableHandEnded(Event):
+    """A hand of a game for three or four ended; ``scores`` per side after it."""
+
+    number: int
+    result: TableResult | ThreeHandedResult
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableMatchEnded(Event):
+    """``winner``: the winning side (a partnership, or a seat in the three-player games)."""
+
+    winner: int
+    scores: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

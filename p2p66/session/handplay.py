@@ -205,7 +205,7 @@ class HandTable:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over
+        return bool(self.state.is_over)
 
     def seeds(self) -> dict[int, bytes]:
         return dict(self.crypto.seeds)

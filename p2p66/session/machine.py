@@ -13,6 +13,11 @@ flight)::
     hello(0) hello(1) propose(0) accept|refuse(1)
     coin-commit(0) coin-commit(1) coin-reveal(1) coin-reveal(0)
 
+With N seats (``Machine(seats=N)``, the games for three and four players)
+the same in seat order: hello(0..N-1) propose(0) accept(1..N-1), commits
+0..N-1, reveals N-1..0 (SPEC.md section 21). Then ``TableGame`` says how a
+hand maps onto the table; everything else below is the same for every N.
+
 Each hand: deal flights (dealer shuffles; non-dealer shuffles, re-keys and
 sends its deal keys; dealer re-keys and sends its deal keys), then moves by
 the player to act (with the card keys they carry) and ``keys`` messages by a
@@ -45,6 +50,7 @@ from p2p66.crypto.messages import HandPayload, KeyReveal, SeedReveal, decode_pay
 from p2p66.crypto.state import HandState as CryptoState
 from p2p66.engine import EngineError, Match, RuleOptions
 from p2p66.engine.moves import MOVE_NOTATION, parse_move_code
+from p2p66.engine.table import TableOptions, table_options_from_wire
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import (
@@ -58,6 +64,7 @@ from p2p66.session.errors import (
 )
 from p2p66.session.handplay import HandTable, blame
 from p2p66.session.records import Chain, Record, RecordError
+from p2p66.session.tablegame import TableGame, TableMatchState
 
 MAX_SOUNDNESS = MAX_ROUNDS
 
@@ -101,14 +108,30 @@ class LocalSide(Protocol):
 ENDINGS: tuple[type[msg.Message], ...] = (msg.Resign, msg.Abandoned)
 """Messages either player may send once the match is under way: they end it."""
 
-COIN_ORDER = (("commit", 0), ("commit", 1), ("reveal", 1), ("reveal", 0))
+def coin_order(seats: int) -> tuple[tuple[str, int], ...]:
+    """Commitments in seat order, then the nonces in reverse: the last to commit reveals first."""
+    return (
+        *(("commit", s) for s in range(seats)),
+        *(("reveal", s) for s in reversed(range(seats))),
+    )
+
+
+COIN_ORDER = coin_order(2)
 
 
 class Machine:
     """Records in (any author, in chain order), events out; raises ProtocolError."""
 
-    def __init__(self, local: LocalSide | None = None) -> None:
+    def __init__(self, local: LocalSide | None = None, seats: int = 2) -> None:
+        if not 2 <= seats <= 4:
+            raise LocalProtocolError(f"a table has 2, 3 or 4 seats, not {seats}")
         self.local = local
+        self.seats = seats
+        self.coin_order = coin_order(seats)
+        self.table: TableGame | None = None
+        """The game for three or four players (None: the two-player game, ``options``)."""
+        self.table_match: TableMatchState | None = None
+        self.accepted = 0
         self.chain = Chain()
         self.records: list[Record] = []
         self.stage = Stage.HELLO
@@ -146,9 +169,11 @@ class Machine:
         if stage == Stage.PROPOSE:
             return Expectation(0, (msg.Propose,), "propose the rules")
         if stage == Stage.ANSWER:
-            return Expectation(1, (msg.Accept, msg.Refuse), "accept or refuse the rules")
+            return Expectation(
+                1 + self.accepted, (msg.Accept, msg.Refuse), "accept or refuse the rules"
+            )
         if stage == Stage.COIN:
-            kind, seat = COIN_ORDER[self.coin_step]
+            kind, seat = self.coin_order[self.coin_step]
             cls = msg.CoinCommit if kind == "commit" else msg.CoinReveal
             return Expectation(seat, (cls, *ENDINGS), f"{kind} its coin-flip nonce")
         if stage == Stage.HAND and self.hand is not None:
@@ -242,6 +267,8 @@ class Machine:
         chains end with it. Returns the events and the voided records.
         """
         seq, author = record.seq, record.author
+        if self.seats != 2:
+            return None  # a relay orders every record of a larger table: nothing crosses
         later = self.records[seq:] if 0 < seq < len(self.records) else []
         if not later or any(r.author == author for r in later) or self.over:
             return None
@@ -280,7 +307,9 @@ class Machine:
         if isinstance(body, msg.Propose):
             return self._propose(body)
         if isinstance(body, msg.Accept):
-            self.stage = Stage.COIN
+            self.accepted += 1
+            if self.accepted == self.seats - 1:
+                self.stage = Stage.COIN
             return []
         if isinstance(body, msg.Refuse):
             self.stage = Stage.REFUSED
@@ -297,11 +326,13 @@ class Machine:
             )
         self.names.append(body.name)
         self.keys.append(body.public_key)
-        if len(self.names) == 2:
+        if len(self.names) == self.seats:
             self.stage = Stage.PROPOSE
         return [ev.PlayerJoined(author, body.name, body.public_key)]
 
     def _propose(self, body: msg.Propose) -> list[ev.Event]:
+        if self.seats != 2:
+            return self._propose_table(body)
         try:
             options = RuleOptions.from_wire(body.options)
         except EngineError as exc:
@@ -312,26 +343,54 @@ class Machine:
                 "(the order is RULES.md's, as SPEC.md section 18 lists them)",
                 0,
             )
-        if not is_soundness(body.soundness):
-            raise RemoteProtocolError(
-                f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
-                f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
-                0,
-            )
+        self._check_proposal(body)
         self.options = options
         self.soundness = body.soundness
         self.move_seconds = body.move_seconds
         self.stage = Stage.ANSWER
         return [ev.RulesProposed(options, body.soundness, body.move_seconds)]
 
+    def _propose_table(self, body: msg.Propose) -> list[ev.Event]:
+        """The host proposes a game for three or four: it must be a game of this many seats."""
+        try:
+            options = table_options_from_wire(body.options)
+        except EngineError as exc:
+            raise RemoteProtocolError(f"player 0 proposed impossible rules: {exc}", 0) from None
+        if options.players != self.seats:
+            raise RemoteProtocolError(
+                f"player 0 proposed a game for {options.players} players at a table of "
+                f"{self.seats}",
+                0,
+            )
+        if msgpack.packb(body.options) != msgpack.packb(options.to_dict()):
+            raise RemoteProtocolError(
+                "malformed message: player 0 proposed the rule options out of order or "
+                "mistyped (the order is RULES.md's, as SPEC.md section 21 lists them)",
+                0,
+            )
+        self._check_proposal(body)
+        self.table = TableGame(options)
+        self.soundness = body.soundness
+        self.move_seconds = body.move_seconds
+        self.stage = Stage.ANSWER
+        return [ev.TableRulesProposed(options, body.soundness, body.move_seconds)]
+
+    @staticmethod
+    def _check_proposal(body: msg.Propose) -> None:
+        if not is_soundness(body.soundness):
+            raise RemoteProtocolError(
+                f"player 0 proposed proof soundness {body.soundness} (0 off, 1..{MAX_SOUNDNESS} "
+                f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
+                0,
+            )
     def coin_context(self) -> bytes:
-        """Binds the coin flip (so the session id) to both identities and everything proposed."""
-        assert self.options is not None
-        opts = msgpack.packb(dict(sorted(self.options.to_dict().items())))
+        """Binds the coin flip (so the session id) to every identity and everything proposed."""
+        rules = self.rules
+        assert rules is not None
+        opts = msgpack.packb(dict(sorted(rules.to_dict().items())))
         return hashlib.sha256(
             b"p2p66/session-context/v1"
-            + self.keys[0]
-            + self.keys[1]
+            + b"".join(self.keys)
             + opts
             + self.soundness.to_bytes(2, "big")
             + self.move_seconds.to_bytes(4, "big")
@@ -348,29 +407,63 @@ class Machine:
                 )
             self.nonces[author] = body.nonce
         self.coin_step += 1
-        if self.coin_step < len(COIN_ORDER):
+        if self.coin_step < len(self.coin_order):
             return []
+        seats = range(self.seats)
         result = coin_result(
             self.coin_context(),
-            [self.commits[0], self.commits[1]],
-            [self.nonces[0], self.nonces[1]],
+            [self.commits[s] for s in seats],
+            [self.nonces[s] for s in seats],
         )
         self.session_id = result.session_id
-        assert self.options is not None
-        self.match = Match(self.options, first_dealer=result.first_dealer)
+        if self.table is not None:
+            self.table_match = self.table.new_match(result.first_dealer)
+        else:
+            assert self.options is not None
+            self.match = Match(self.options, first_dealer=result.first_dealer)
         self.stage = Stage.HAND
         return [ev.MatchStarted(result.session_id, result.first_dealer), *self._start_hand()]
 
+    @property
+    def rules(self) -> RuleOptions | TableOptions | None:
+        """The rules proposed: two-player options, or a game for three or four."""
+        return self.table.options if self.table is not None else self.options
+
+    @property
+    def first_dealer(self) -> int | None:
+        match = self.table_match if self.table is not None else self.match
+        return match.first_dealer if match is not None else None
+
+    def notation(self, code: int) -> str:
+        """A move code in the canonical notation of this match's game."""
+        return self.table.notation(code) if self.table is not None else MOVE_NOTATION[code]
+
+    def parse_move(self, text: str) -> int:
+        """The code of a canonical move of this game; EngineError otherwise."""
+        if self.table is not None:
+            return self.table.parse_move(text)
+        code = parse_move_code(text)
+        if MOVE_NOTATION[code] != text:
+            raise EngineError("not canonical")
+        return code
+
     def _start_hand(self) -> list[ev.Event]:
+        if self.table is not None:
+            assert self.table_match is not None
+            hand = self.table.hand_table(self.table_match, self.session_id, self.soundness)
+            return self._begin(hand)
         assert self.match is not None and self.options is not None
         number = self.match.hand_number
         dealer = self.match.dealer
         config = HandConfig.for_game(self.options, self.session_id, number, dealer, self.soundness)
+        return self._begin(HandTable(self.options, config, dealer, CryptoState(config)))
+
+    def _begin(self, hand: HandTable) -> list[ev.Event]:
         if self.local is not None:
-            self.local.begin_hand(config)
-        self.hand = HandTable(self.options, config, dealer, CryptoState(config))
-        self.hands.append(self.hand)
-        return [ev.HandStarted(number, dealer)]
+            self.local.begin_hand(hand.config)
+        self.hand = hand
+        self.hands.append(hand)
+        return [ev.HandStarted(hand.number, hand.table_dealer)]
 
     def _apply_for(self, author: int) -> Callable[[Sequence[HandPayload]], None]:
         """How a payload reaches the public crypto state, verified exactly once.
@@ -411,7 +504,7 @@ class Machine:
 
     def _hand_record(self, author: int, body: msg.Message) -> list[ev.Event]:
         hand = self.hand
-        assert hand is not None and self.match is not None
+        assert hand is not None
         number = getattr(body, "hand", hand.number)
         if number != hand.number:
             raise CheatingDetected(
@@ -437,9 +530,7 @@ class Machine:
                 out.append(ev.DealComplete(hand.number))
         elif isinstance(body, msg.Move):
             try:
-                code = parse_move_code(body.move)
-                if MOVE_NOTATION[code] != body.move:
-                    raise EngineError("not canonical")
+                code = self.parse_move(body.move)
             except EngineError:
                 raise RemoteProtocolError(
                     f"player {author} sent {body.move!r}, not a move in canonical notation", author
@@ -480,6 +571,8 @@ class Machine:
             self.hand.learn_private(self.local.known_cards())
 
     def _end_hand(self, hand: HandTable) -> list[ev.Event]:
+        if self.table is not None:
+            return self._end_table_hand(self.table, hand)
         assert self.match is not None and hand.result is not None
         self.match = self.match.record(hand.result)
         out: list[ev.Event] = [ev.HandEnded(hand.number, hand.result, self.match.game_points)]
@@ -487,6 +580,20 @@ class Machine:
             self.stage = Stage.OVER
             self.hand = None
             out.append(ev.MatchEnded(self.match.winner, self.match.game_points))
+        else:
+            out.extend(self._start_hand())
+        return out
+
+    def _end_table_hand(self, table: TableGame, hand: HandTable) -> list[ev.Event]:
+        assert self.table_match is not None
+        match = self.table_match = table.record(self.table_match, hand)
+        scores = table.scores(match)
+        out: list[ev.Event] = [ev.TableHandEnded(hand.number, table.last_result(match), scores)]
+        winner = table.winner(match)
+        if winner is not None:
+            self.stage = Stage.OVER
+            self.hand = None
+            out.append(ev.TableMatchEnded(winner, scores))
         else:
             out.extend(self._start_hand())
         return out

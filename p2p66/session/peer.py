@@ -22,7 +22,9 @@ from p2p66.crypto.handkeys import Rng, new_seed, system_rng
 from p2p66.crypto.messages import HandPayload, Reveal
 from p2p66.crypto.party import DealParty
 from p2p66.engine import IllegalMoveError, PlayerView, RuleOptions, view_of
-from p2p66.engine.moves import EXCHANGE, MARRY_BASE, MOVE_NOTATION, parse_move_code
+from p2p66.engine.moves import EXCHANGE, MARRY_BASE, parse_move_code
+from p2p66.engine.table import TableOptions
+from p2p66.engine.table.moves import parse_table_move
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
 from p2p66.session.errors import (
@@ -31,14 +33,16 @@ from p2p66.session.errors import (
     ProtocolError,
     RemoteProtocolError,
 )
+from p2p66.session.handplay import Debts, HandTable
 from p2p66.session.machine import Machine, Stage, software
 from p2p66.session.records import Record, RecordError, make_record
+from p2p66.session.tablegame import TableSeatView
 
-RulesPolicy = Callable[[RuleOptions, int], str | None]
+RulesPolicy = Callable[[RuleOptions | TableOptions, int], str | None]
 """Joiner's answer to proposed rules: None to accept, or the reason to refuse."""
 
 
-def accept_all(options: RuleOptions, soundness: int) -> str | None:
+def accept_all(options: RuleOptions | TableOptions, soundness: int) -> str | None:
     return None
 
 
@@ -52,29 +56,38 @@ class Signer:
 
 
 class Peer:
-    """The session for one seat: 0 hosts (proposes the rules), 1 joins."""
+    """The session for one seat: 0 hosts (proposes the rules), the others join.
+
+    ``seats`` is the size of the table (2, or 3 and 4 for the games for three
+    and four players, whose ``options`` are ``TableOptions``).
+    """
 
     def __init__(
         self,
         seat: int,
         signer: Signer,
         *,
-        options: RuleOptions | None = None,
+        options: RuleOptions | TableOptions | None = None,
         soundness: int = DEFAULT_SOUNDNESS,
         move_seconds: int = 600,
         rules_policy: RulesPolicy | None = accept_all,
         rng: Rng = system_rng,
+        seats: int = 2,
     ) -> None:
-        if seat not in (0, 1):
+        if seats == 2 and seat not in (0, 1):
             raise LocalProtocolError(f"seat must be 0 (host) or 1 (joiner), not {seat}")
+        if not 0 <= seat < seats:
+            raise LocalProtocolError(f"seat must be 0 (host) to {seats - 1}, not {seat}")
         if seat == 0 and options is None:
             raise LocalProtocolError("the host must propose rule options")
+        if seat == 0 and (options.players if isinstance(options, TableOptions) else 2) != seats:
+            raise LocalProtocolError(f"the proposed game is not one for {seats} players")
         self.seat = seat
         self.signer = signer
         self.proposal = (options, soundness, move_seconds)
         self.rules_policy = rules_policy
         self.rng = rng
-        self.machine = Machine(local=self)
+        self.machine = Machine(local=self, seats=seats)
         self.party: DealParty | None = None
         self._coin_nonce = rng(32)
         self._replies: list[HandPayload] = []
@@ -103,21 +116,41 @@ class Peer:
         """Send whatever we send first (the host's hello)."""
         return self._pump()
 
-    def receive_data(self, data: bytes) -> list[ev.Event]:
-        """One record from the other player; returns the events it caused (and our replies')."""
+    @property
+    def seats(self) -> int:
+        return self.machine.seats
+
+    def _link(self, via: int | None) -> int | None:
+        """Who sent us bytes no signature can vouch for: the peer at the other end of the link
+        (``via``; by default the other player, or at a larger table the host who relays)."""
+        if via is not None:
+            return via
+        if self.seats == 2:
+            return 1 - self.seat
+        return 0 if self.seat != 0 else None
+
+    def receive_data(self, data: bytes, via: int | None = None) -> list[ev.Event]:
+        """One record from another player; returns the events it caused (and our replies').
+
+        ``via``: the seat whose link it came over (the relaying host at a larger table).
+        """
+        link = self._link(via)
+        sender = f"player {link}" if link is not None else "a relayed peer"
         try:
             record = Record.decode(data)
         except RecordError as exc:
-            raise RemoteProtocolError(
-                f"player {1 - self.seat} sent a malformed record: {exc}", 1 - self.seat
-            ) from None
+            raise RemoteProtocolError(f"{sender} sent a malformed record: {exc}", link) from None
         if record.author == self.seat:
             raise RemoteProtocolError(
-                f"player {1 - self.seat} sent a record in our name (seat {self.seat})",
-                1 - self.seat,
+                f"{sender} sent a record in our name (seat {self.seat})",
+                link,
             )
-        if record.author != 1 - self.seat:
-            raise RemoteProtocolError("a record from an unknown seat", 1 - self.seat)
+        if not 0 <= record.author < self.seats:
+            raise RemoteProtocolError(
+                f"{sender} sent a record of seat {record.author}, which is not at this table "
+                f"of {self.seats}",
+                link,
+            )
         if self._ended_at is not None and record.seq >= self._ended_at:
             return []  # crossed our resignation or claim: void, it ends the match first
         crossed = self.machine.end_crossed(record)
@@ -156,31 +189,62 @@ class Peer:
         return exp is not None and exp.author == self.seat and exp.kinds[0] is msg.Move
 
     def view(self) -> PlayerView | None:
-        """What this seat knows of the hand in progress.
+        """What this seat knows of the two-player hand in progress.
 
         None before the deal is complete, and while a card the rules have put
         into our hand (a draw) is still waiting for the other player's key: a
         view then would have to show a card we cannot know yet.
         """
+        if self.machine.table is not None:
+            raise LocalProtocolError("a game for three or four players has a table_view")
+        hand = self._viewable()
+        return None if hand is None else view_of(hand.state, self.seat)
+
+    def table_view(self) -> TableSeatView | None:
+        """What this seat knows of the hand in progress of a game for three or four.
+
+        ``TableView`` (bidding games) or ``ThreeHandedView``; None when ``view``
+        would be (before the deal, or while our cards wait for keys).
+        """
+        m = self.machine
+        if m.table is None:
+            raise LocalProtocolError("the two-player game has a view, not a table_view")
+        hand = self._viewable()
+        if hand is None:
+            return None
+        assert m.table_match is not None
+        return m.table.view(hand, self.seat, m.table_match)
+
+    def _viewable(self) -> HandTable | None:
+        """The hand in progress if every card of ours in it is open to us."""
         hand = self.machine.hand
         if hand is None or hand.dealing or self.party is None:
             return None
         known = self.party.known_cards()
-        if any(pos not in known for pos in hand.public.positions_held(self.seat)):
+        mine = hand.engine_seat(self.seat)
+        held = hand.public.holdings()[mine] if mine is not None else []
+        if any(pos not in known for pos in held):
             return None
-        return view_of(hand.state, self.seat)
+        return hand
 
     def play(self, move: int | str) -> list[ev.Event]:
         """Make a move; IllegalMoveError (nothing sent, nothing lost) if not allowed."""
         hand = self.machine.hand
         if not self.needs_move or hand is None or self.party is None:
             raise IllegalMoveError(str(move), "it is not your turn")
-        code = move if isinstance(move, int) else parse_move_code(move)
+        code = move if isinstance(move, int) else self._parse(move)
         hand.state.check_legal(code)
         reveals = self._reveals_for(code)
         data = {"payload": self.party.send(*reveals).to_wire()} if reveals else {}
-        events = self._send(msg.Move(hand.number, MOVE_NOTATION[code], data))
+        events = self._send(msg.Move(hand.number, self.machine.notation(code), data))
         return events + self._pump()
+
+    def _parse(self, text: str) -> int:
+        """Lenient move text to a code of this game (the canonical check is the machine's)."""
+        m = self.machine
+        if m.table is not None and not m.table.three_handed:
+            return parse_table_move(text)
+        return parse_move_code(text)
 
     @property
     def can_end(self) -> bool:
@@ -249,9 +313,10 @@ class Peer:
             assert options is not None
             return msg.Propose(options.to_dict(), soundness, seconds)
         if kind is msg.Accept:
-            assert m.options is not None
+            rules = m.rules
+            assert rules is not None
             assert self.rules_policy is not None
-            reason = self.rules_policy(m.options, m.soundness)
+            reason = self.rules_policy(rules, m.soundness)
             return msg.Accept() if reason is None else msg.Refuse(reason[:200])
         if kind is msg.CoinCommit:
             return msg.CoinCommit(coin_commitment(m.coin_context(), self.seat, self._coin_nonce))
@@ -264,17 +329,24 @@ class Peer:
             self._replies = []
             return msg.Deal(hand.number, {"payloads": [p.to_wire() for p in payloads]})
         if kind is msg.Keys:
-            reveals = self._debt_reveals(hand.debts(self.seat).keys, hand.debts(self.seat).takes)
+            debts = hand.debts(self.seat)
+            reveals = [*self._takes(debts), *self._keys(debts)]
             return msg.Keys(hand.number, {"payload": self.party.send(*reveals).to_wire()})
         if kind is msg.Reveal:
             return msg.Reveal(hand.number, {"payload": self.party.reveal_seed().to_wire()})
         raise LocalProtocolError(f"no automatic message of type {kind.TYPE}")
 
-    def _debt_reveals(self, keys: tuple[int, ...], takes: tuple[int, ...]) -> list[Reveal]:
+    def _takes(self, debts: Debts) -> list[Reveal]:
         assert self.party is not None
+        return [self.party.take(pos) for pos in debts.takes]
+
+    def _keys(self, debts: Debts) -> list[Reveal]:
+        """Keys opening positions to their holders, then keys opening positions to all."""
+        assert self.party is not None
+        party = self.party
         return [
-            *(self.party.take(pos) for pos in takes),
-            *(self.party.reveal_to(pos, 1 - self.seat) for pos in keys),
+            *(party.reveal_to(pos, to) for pos, to in zip(debts.keys, debts.to, strict=True)),
+            *(party.reveal_public(pos) for pos in debts.public),
         ]
 
     def _reveals_for(self, code: int) -> list[Reveal]:
@@ -295,12 +367,10 @@ class Peer:
             shown = [party.exchange(party.position_of(hand.state.exchange_card))]
         owed = hand.owed_with_move(self.seat, code, shown)
         if owed is None:
-            raise LocalProtocolError(f"the table refuses our own {MOVE_NOTATION[code]}")
-        return [
-            *self._debt_reveals((), owed.takes),
-            *shown,
-            *self._debt_reveals(owed.keys, ()),
-        ]
+            raise LocalProtocolError(
+                f"the table refuses our own {self.machine.notation(code)}"
+            )
+        return [*self._takes(owed), *shown, *self._keys(owed)]
 
     @property
     def stage(self) -> Stage:
