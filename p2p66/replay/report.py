@@ -17,6 +17,7 @@ from p2p66.crypto.config import ProofKind, proof_kind
 from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
 from p2p66.engine.options import base_preset
+from p2p66.engine.table import TableOptions, table_label
 from p2p66.net.identity import fingerprint
 
 REPORT_FORMAT: Final = "p2p66-verify-report"
@@ -197,6 +198,8 @@ class Report:
     waiting: Waiting | None = None
     problem: Problem | None = None
     unreadable: str = ""  # why the file is not a readable replay
+    table: TableOptions | None = None  # a game for three or four players (``options`` is None)
+    scores: tuple[int, ...] = ()  # a table game's scores per side (partnership or player)
 
     @property
     def exit_code(self) -> int:
@@ -212,6 +215,14 @@ class Report:
 
     def who(self, seat: int | None) -> str:
         return "nobody" if seat is None else f"{self.name(seat)} (seat {seat})"
+
+    def side_name(self, side: int | None) -> str:
+        """A table game's side: a partnership's two players, or a player alone."""
+        if side is None:
+            return "nobody"
+        if len(self.players) == 4:
+            return f"{self.name(side)} and {self.name(side + 2)}"
+        return self.name(side)
 
     # ------------------------------------------------------------------ JSON
 
@@ -234,6 +245,7 @@ class Report:
                 "ending": self.ending.value,
                 "winner": self.winner,
                 "game_points": list(self.game_points),
+                **({"scores": list(self.scores)} if self.table is not None else {}),
                 "resigned": self.resigned,
                 "reason": self.reason,
                 **(
@@ -250,6 +262,13 @@ class Report:
         }
 
     def rules_json(self) -> dict[str, Any] | None:
+        if self.table is not None:
+            return {
+                "preset": table_label(self.table),
+                "options": self.table.to_dict(),
+                "soundness": self.soundness,
+                "move_seconds": self.move_seconds,
+            }
         if self.options is None:
             return None
         return {
@@ -290,6 +309,8 @@ class Report:
             return f"valid so far, unfinished{tail}"
         if self.ending is Ending.REFUSED:
             return f"valid: {self.name(1)} refused the rules ({self.reason}); no match was played"
+        if self.table is not None:
+            return f"valid: {self.table_ending()}"
         if self.ending is Ending.RESIGNED:
             return (
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
@@ -300,6 +321,18 @@ class Report:
         won = self.game_points[self.winner] if self.winner is not None else 0
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
         return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
+
+    def table_ending(self) -> str:
+        """How a match of three or four ended, in words."""
+        scores = "-".join(str(s) for s in self.scores)
+        if self.ending is Ending.RESIGNED:
+            return f"{self.name(self.resigned)} resigned ({self.reason}); the match ends"
+        if self.ending is Ending.ABANDONED:
+            return (
+                f"{self.name(self.abandoned)} abandoned the match at record "
+                f"{self.abandoned_at} (it was {self.name(self.abandoned)}'s turn)"
+            )
+        return f"{self.side_name(self.winner)} win the match {scores}"
 
     def stop_note(self) -> str:
         """Why the last hand has no result: still going, resigned, or cut by a bad record."""
@@ -321,13 +354,18 @@ class Report:
 
     def rules_line(self) -> str:
         """The rules in a few words: preset, match target, proofs."""
-        if self.options is None:
+        rules_of = self.table or self.options
+        if rules_of is None:
             return "rules: not yet proposed"
         proofs = f"proofs at soundness {self.soundness}" if self.soundness else "proofs off"
         if proof_kind(self.soundness) is ProofKind.ARGUMENT:
             proofs = "proofs on (shuffle argument)"
-        rules = base_preset(self.options) or "custom rules"
-        return f"rules: {rules}, match to {self.options.match_target}, {proofs}"
+        if self.table is not None:
+            rules = table_label(self.table)
+        else:
+            assert self.options is not None
+            rules = base_preset(self.options) or "custom rules"
+        return f"rules: {rules}, match to {rules_of.match_target}, {proofs}"
 
     def summary_lines(self) -> list[str]:
         """The short human summary of ``p2p66 verify``."""
@@ -340,7 +378,12 @@ class Report:
                 f"players: {a.name} (seat 0, key {a.fingerprint}) vs "
                 f"{b.name} (seat 1, key {b.fingerprint})"
             )
-        if self.options is not None:
+        elif self.players:
+            seated = ", ".join(
+                f"{p.name} (seat {p.seat}, key {p.fingerprint})" for p in self.players
+            )
+            lines.append(f"players: {seated}")
+        if self.options is not None or self.table is not None:
             lines.append(f"{self.rules_line()} ({self.records} records)")
         names = (self.name(0), self.name(1))
         for h in self.hands:

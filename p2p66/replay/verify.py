@@ -12,19 +12,26 @@ not properly signed, or that does not chain, blames no player: anyone can
 edit a file; only what a player signed is held against them), naming a
 signed equivocation, and pinning a move the audit exposed as illegal on the
 record that carried it.
+
+A file does not say how many seats its table has: the records do. Every
+player introduces itself first, in seat order, and the host's proposal
+follows the last introduction, so the verifier counts the leading hello
+records (``seats_of``) and builds a machine for that many seats; the
+proposal must then be a game for exactly that many players.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2p66.crypto.audit import audit
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.transcript import HandTranscript
-from p2p66.engine import EngineError, Match, deal_layout, new_hand
+from p2p66.engine import EngineError, Match, deal_layout
 from p2p66.engine.moves import EXCHANGE
 from p2p66.replay.fileio import Damage, ReplayFile, ReplayFormatError, ReplayReader, open_replay
 from p2p66.replay.report import (
@@ -43,7 +50,10 @@ from p2p66.session import messages as msg
 from p2p66.session.errors import LocalProtocolError, ProtocolError
 from p2p66.session.handplay import HandTable
 from p2p66.session.machine import Machine, Stage
-from p2p66.session.records import Record, RecordError
+from p2p66.session.records import MAX_PARTIES, Record, RecordError
+
+MAX_SEATS = 4
+"""The largest table a game is played at (the machine refuses more)."""
 
 _KINDS: tuple[tuple[str, str], ...] = (
     ("not signed by", "signature"),
@@ -163,10 +173,12 @@ def verify_stream(
 ) -> Verification:
     """Feed ``records`` in order until the first problem; ``damage()`` says, once they run
     out, whether the file stopped at damage. Keeps the records up to the first bad one."""
-    run = _Run()
+    stream = iter(records)
+    head = list(itertools.islice(stream, MAX_PARTIES + 1))
+    run = _Run(seats_of(head))
     problem = None
     kept: list[Record] = []
-    for index, record in enumerate(records):
+    for index, record in enumerate(itertools.chain(head, stream)):
         kept.append(record)
         problem = run.feed(index, record)
         if problem is not None:
@@ -203,11 +215,31 @@ def _damage_problem(damage: Damage) -> Problem:
     return Problem(damage.index, damage.index, ProblemKind(damage.kind), text, None)
 
 
+def seats_of(head: Sequence[Record]) -> int:
+    """The table size the first records introduce: their leading hellos, in seat order.
+
+    Two when they introduce fewer (the machine then says what is missing) and
+    at most ``MAX_SEATS`` (a fifth hello is then refused where the proposal was due).
+    """
+    count = 0
+    for record in head:
+        if record.author != count:
+            break
+        try:
+            body = msg.decode(record.body, record.author)
+        except ProtocolError:
+            break
+        if not isinstance(body, msg.Hello):
+            break
+        count += 1
+    return min(max(count, 2), MAX_SEATS)
+
+
 class _Run:
     """Feeds records to a verifying machine and turns its errors into problems."""
 
-    def __init__(self) -> None:
-        self.machine = Machine()
+    def __init__(self, seats: int = 2) -> None:
+        self.machine = Machine(seats=seats)
         self.logs: dict[int, HandLog] = {}
 
     def feed(self, index: int, record: Record) -> Problem | None:
@@ -313,7 +345,7 @@ def _illegal_move_record(hand: HandTable, move_records: list[int]) -> int | None
     """The record of the first move the hand's audited deck shows to be illegal."""
     try:
         deck = audit(HandTranscript(hand.config, tuple(hand.crypto.payloads))).deck
-        state = new_hand(hand.options, deck, hand.dealer)
+        state = hand.public.new_state(deck)
     except (CryptoError, EngineError):
         return None
     for i, code in enumerate(hand.public.moves):
@@ -343,12 +375,18 @@ def build_report(
         Stage.REFUSED: Ending.REFUSED,
     }.get(stage, Ending.UNFINISHED)
     winner: int | None = None
+    two = machine.seats == 2
     if stage == Stage.OVER and machine.match is not None:
         winner = machine.match.winner
-    elif stage == Stage.RESIGNED and machine.resigned is not None:
+    elif stage == Stage.OVER and machine.table is not None and machine.table_match is not None:
+        winner = machine.table.winner(machine.table_match)
+    elif stage == Stage.RESIGNED and machine.resigned is not None and two:
         winner = 1 - machine.resigned
-    elif stage == Stage.ABANDONED and machine.abandoned is not None:
+    elif stage == Stage.ABANDONED and machine.abandoned is not None and two:
         winner = 1 - machine.abandoned
+    elif stage in (Stage.RESIGNED, Stage.ABANDONED) and machine.seats == 4:
+        quitter = machine.resigned if stage == Stage.RESIGNED else machine.abandoned
+        winner = None if quitter is None else 1 - quitter % 2  # the other partnership
     if problem is not None:
         status = Status.INVALID
     elif machine.over:
@@ -370,7 +408,7 @@ def build_report(
         soundness=machine.soundness,
         move_seconds=machine.move_seconds,
         session_id=machine.session_id or None,
-        first_dealer=machine.match.first_dealer if machine.match is not None else None,
+        first_dealer=machine.first_dealer,
         hands=_hand_summaries(machine, logs),
         ending=ending,
         winner=winner,
@@ -381,13 +419,17 @@ def build_report(
         abandoned_at=machine.abandoned_at,
         waiting=waiting,
         problem=problem,
+        table=machine.table.options if machine.table is not None else None,
+        scores=machine.table.scores(machine.table_match)
+        if machine.table is not None and machine.table_match is not None
+        else (),
     )
 
 
 def _players(machine: Machine) -> tuple[Player, ...]:
     """The players as their accepted hello records introduced them."""
     out = []
-    for record in machine.records[:2]:
+    for record in machine.records[: machine.seats]:
         body = msg.decode(record.body, record.author)
         if isinstance(body, msg.Hello):
             out.append(Player(record.author, body.name, body.public_key, body.software))

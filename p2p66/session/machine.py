@@ -108,6 +108,7 @@ class LocalSide(Protocol):
 ENDINGS: tuple[type[msg.Message], ...] = (msg.Resign, msg.Abandoned)
 """Messages either player may send once the match is under way: they end it."""
 
+
 def coin_order(seats: int) -> tuple[tuple[str, int], ...]:
     """Commitments in seat order, then the nonces in reverse: the last to commit reveals first."""
     return (
@@ -383,6 +384,7 @@ class Machine:
                 f"cut-and-choose rounds, or {ARGUMENT} for the shuffle argument)",
                 0,
             )
+
     def coin_context(self) -> bytes:
         """Binds the coin flip (so the session id) to every identity and everything proposed."""
         rules = self.rules

@@ -367,9 +367,7 @@ class Peer:
             shown = [party.exchange(party.position_of(hand.state.exchange_card))]
         owed = hand.owed_with_move(self.seat, code, shown)
         if owed is None:
-            raise LocalProtocolError(
-                f"the table refuses our own {self.machine.notation(code)}"
-            )
+            raise LocalProtocolError(f"the table refuses our own {self.machine.notation(code)}")
         return [*self._takes(owed), *shown, *self._keys(owed)]
 
     @property

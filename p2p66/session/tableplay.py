@@ -28,8 +28,8 @@ from p2p66.session.tablegame import TableSeatView
 TableChooser = Callable[[TableSeatView], int | str]
 """A seat's decision: from its view (``TableView`` or ``ThreeHandedView``) to a move."""
 
-Tap = Callable[[int, Record], bytes | None]
-"""What the relay hands on for a record from ``seat``: its bytes, other bytes, or nothing."""
+Tap = Callable[[int, Record], Sequence[bytes]]
+"""What the relay hands on for a record from ``seat``: its bytes, others, several, or none."""
 
 
 @dataclass
@@ -37,7 +37,7 @@ class Delivery:
     """Where the relay stopped on a refused record: who refused it and why."""
 
     receiver: int
-    record: Record
+    data: bytes
     error: ProtocolError
 
 
@@ -75,19 +75,24 @@ class MemoryRelay:
             if not queue:
                 return True
             sender, record = queue.popleft()
-            data = record.encode() if self.tap is None else self.tap(sender, record)
-            if data is None:
-                continue
-            self.records.append(record)
-            for peer in self.peers:
-                if peer.seat == sender:
-                    continue
-                try:
-                    self.heard(peer.seat, peer.receive_data(data, via=sender))
-                except ProtocolError as exc:
-                    self.refused = Delivery(peer.seat, record, exc)
+            sent = [record.encode()] if self.tap is None else self.tap(sender, record)
+            for data in sent:
+                if not self.deliver(sender, data):
                     return False
         return False
+
+    def deliver(self, sender: int, data: bytes) -> bool:
+        """Hand one record's bytes from ``sender`` to every other peer; False if refused."""
+        for peer in self.peers:
+            if peer.seat == sender:
+                continue
+            try:
+                self.heard(peer.seat, peer.receive_data(data, via=sender))
+            except ProtocolError as exc:
+                self.refused = Delivery(peer.seat, data, exc)
+                return False
+        self.records.append(Record.decode(data))
+        return True
 
     @property
     def over(self) -> bool:
@@ -101,8 +106,9 @@ def run_table(
     tap: Tap | None = None,
     max_moves: int = 20_000,
     on_events: Callable[[int, list[ev.Event]], None] | None = None,
+    until: Callable[[MemoryRelay], bool] | None = None,
 ) -> MemoryRelay:
-    """Play until the match ends, a record is refused, or nobody can move.
+    """Play until the match ends, a record is refused, nobody can move, or ``until(relay)``.
 
     ``choosers[seat]`` decides for a seat whose turn it is; ``tap`` lets a
     test play the lying network or a cheater's link.
@@ -110,7 +116,7 @@ def run_table(
     relay = MemoryRelay(peers, tap, on_events=on_events)
     relay.start()
     for _ in range(max_moves):
-        if relay.refused is not None or relay.over:
+        if relay.refused is not None or relay.over or (until is not None and until(relay)):
             break
         mover = next((p for p in peers if p.needs_move), None)
         if mover is None:
