@@ -12,8 +12,8 @@ from p2p66.engine.table import TableView, table_options
 from p2p66.session import messages as msg
 from p2p66.session.peer import Peer
 from p2p66.session.records import Record, make_record
-from p2p66.session.tableplay import Tap, TableChooser
 from p2p66.session.tablegame import TableSeatView
+from p2p66.session.tableplay import TableChooser, Tap
 from tests.session.sessionkit import rng_from, signer
 
 PRESETS = ("three-handed", "north-american", "south-bend", "cut-throat")

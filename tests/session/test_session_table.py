@@ -21,9 +21,9 @@ from p2p66.crypto.group import hash_to_point
 from p2p66.crypto.handkeys import new_seed
 from p2p66.crypto.messages import KeyReveal, Reveal, ShuffleStep
 from p2p66.crypto.party import DealParty
+from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.session import events as ev
 from p2p66.session import messages as msg
-from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.session.errors import AuditFinding, CheatingDetected, ProtocolError
 from p2p66.session.machine import Stage
 from p2p66.session.peer import Peer
