@@ -1015,7 +1015,22 @@ def build() -> dict[Path, bytes]:
         files[INVALID / f"{item.name}.p66"] = item.data
         expectations[f"{item.name}.p66"] = item.expectation()
     files[INVALID / "MANIFEST.json"] = _json(expectations)
+    files.update(_table_files())
     return files
+
+
+def _table_files() -> dict[Path, bytes]:
+    """replays/table/: the games for three and four (``scripts/make_table_replays.py``)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "make_table_replays.py"
+    spec = importlib.util.spec_from_file_location("make_table_replays", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_table_replays", module)
+    spec.loader.exec_module(module)
+    table: dict[Path, bytes] = module.build()
+    return table
 
 
 def _json(obj: object) -> bytes:

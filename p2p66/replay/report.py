@@ -78,6 +78,20 @@ class HandSummary:
     exchanges: tuple[int, ...]  # seats that exchanged the trump card
 
 
+@dataclass(frozen=True, slots=True)
+class TableHandSummary:
+    """One hand of a game for three or four as verified: the result in words, the standing."""
+
+    number: int
+    dealer: int
+    first_record: int
+    last_record: int
+    moves: int
+    audited: bool
+    outcome: str | None  # the result in one sentence, once audited
+    scores: tuple[int, ...] | None  # the match standing per side after this hand
+
+
 class ProblemKind(StrEnum):
     """Every kind a problem can have: the fixed list of protocol/REPLAY.md section 5."""
 
@@ -200,6 +214,7 @@ class Report:
     unreadable: str = ""  # why the file is not a readable replay
     table: TableOptions | None = None  # a game for three or four players (``options`` is None)
     scores: tuple[int, ...] = ()  # a table game's scores per side (partnership or player)
+    table_hands: tuple[TableHandSummary, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -240,7 +255,8 @@ class Report:
             "rules": self.rules_json(),
             "session_id": self.session_id.hex() if self.session_id is not None else None,
             "first_dealer": self.first_dealer,
-            "hands": [hand_json(h) for h in self.hands],
+            "hands": [hand_json(h) for h in self.hands]
+            + [table_hand_json(h) for h in self.table_hands],
             "match": {
                 "ending": self.ending.value,
                 "winner": self.winner,
@@ -322,6 +338,13 @@ class Report:
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
         return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
 
+    def table_hand_line(self, h: TableHandSummary) -> str:
+        dealer = f"dealer {self.name(h.dealer)}"
+        if h.outcome is None:
+            return f"{dealer}; {self.stop_note()} after {h.moves} moves"
+        standing = "-".join(str(s) for s in h.scores) if h.scores else "?"
+        return f"{dealer}; {h.outcome}; match {standing}"
+
     def table_ending(self) -> str:
         """How a match of three or four ended, in words."""
         scores = "-".join(str(s) for s in self.scores)
@@ -332,7 +355,8 @@ class Report:
                 f"{self.name(self.abandoned)} abandoned the match at record "
                 f"{self.abandoned_at} (it was {self.name(self.abandoned)}'s turn)"
             )
-        return f"{self.side_name(self.winner)} win the match {scores}"
+        verb = "win" if len(self.players) == 4 else "wins"
+        return f"{self.side_name(self.winner)} {verb} the match {scores}"
 
     def stop_note(self) -> str:
         """Why the last hand has no result: still going, resigned, or cut by a bad record."""
@@ -388,6 +412,8 @@ class Report:
         names = (self.name(0), self.name(1))
         for h in self.hands:
             lines.append(f"hand {h.number}: {hand_line(h, names, self.stop_note())}")
+        for t in self.table_hands:
+            lines.append(f"hand {t.number}: {self.table_hand_line(t)}")
         if self.problem is not None and self.problem.record > 0:
             lines.append(f"records 0-{self.problem.record - 1} are valid")
         return lines
@@ -440,4 +466,16 @@ def hand_json(h: HandSummary) -> dict[str, Any]:
             {"seat": m.seat, "suit": SUIT_NAMES[m.suit], "points": m.points} for m in h.marriages
         ],
         "exchanges": list(h.exchanges),
+    }
+
+
+def table_hand_json(h: TableHandSummary) -> dict[str, Any]:
+    return {
+        "number": h.number,
+        "dealer": h.dealer,
+        "records": [h.first_record, h.last_record],
+        "moves": h.moves,
+        "audited": h.audited,
+        "outcome": h.outcome,
+        "scores": None if h.scores is None else list(h.scores),
     }

@@ -38,6 +38,7 @@ from p2p66.replay.report import (
     UNATTRIBUTABLE,
     Ending,
     HandSummary,
+    TableHandSummary,
     Player,
     Problem,
     ProblemKind,
@@ -420,6 +421,7 @@ def build_report(
         waiting=waiting,
         problem=problem,
         table=machine.table.options if machine.table is not None else None,
+        table_hands=_table_hand_summaries(machine, logs),
         scores=machine.table.scores(machine.table_match)
         if machine.table is not None and machine.table_match is not None
         else (),
@@ -467,6 +469,40 @@ def _hand_summaries(machine: Machine, logs: dict[int, HandLog]) -> tuple[HandSum
                     for code, a in zip(table.public.moves, table.authors, strict=True)
                     if code == EXCHANGE
                 ),
+            )
+        )
+    return tuple(out)
+
+
+def _table_hand_summaries(
+    machine: Machine, logs: dict[int, HandLog]
+) -> tuple[TableHandSummary, ...]:
+    """The hands of a game for three or four, re-scored from the start of the match."""
+    table = machine.table
+    if table is None or machine.first_dealer is None:
+        return ()
+    standing = table.new_match(machine.first_dealer)
+    names = tuple(machine.names)
+    out = []
+    for hand in machine.hands:
+        log = logs.get(hand.number)
+        if log is None or not log.records:
+            continue
+        outcome = scores = None
+        if hand.result is not None:
+            standing = table.record(standing, hand)
+            outcome = table.describe(table.last_result(standing), names)
+            scores = table.scores(standing)
+        out.append(
+            TableHandSummary(
+                number=hand.number,
+                dealer=hand.table_dealer,
+                first_record=log.records[0],
+                last_record=log.records[-1],
+                moves=len(hand.public.moves),
+                audited=hand.deck is not None,
+                outcome=outcome,
+                scores=scores,
             )
         )
     return tuple(out)

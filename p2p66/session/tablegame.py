@@ -116,6 +116,20 @@ class TableGame:
         """The winning side (a partnership, or a seat in the three-player games)."""
         return match.winner
 
+    def describe(self, result: TableHandResult, names: tuple[str, ...]) -> str:
+        """A hand's result in one sentence, with the players' names."""
+        if isinstance(result, TableResult):
+            sides: tuple[str, ...]
+            if self.players == 4:
+                sides = (f"{names[0]}-{names[2]}", f"{names[1]}-{names[3]}")
+            else:
+                sides = names
+            return result.describe(sides, names)
+        hand = result.hand
+        seats = hand_seats(result.dealer)
+        text = hand.describe((names[seats[0]], names[seats[1]]))
+        return f"{text} ({names[result.dealer]} dealt and sat out)"
+
     def side_of(self, seat: int) -> int:
         options = self.options
         return options.side_of(seat) if isinstance(options, BiddingOptions) else seat
