@@ -38,12 +38,12 @@ from p2p66.replay.report import (
     UNATTRIBUTABLE,
     Ending,
     HandSummary,
-    TableHandSummary,
     Player,
     Problem,
     ProblemKind,
     Report,
     Status,
+    TableHandSummary,
     Waiting,
 )
 from p2p66.session import events as ev
