@@ -114,16 +114,19 @@ def verify_command(
 
 
 def _seat(text: str, verification: Verification) -> int | None:
-    """``0``, ``1``, ``all`` or a player's name."""
+    """A seat number (``0``, ``1``; up to ``3`` at a table), ``all`` or a player's name."""
     low = text.strip().lower()
     if low == "all":
         return None
-    if low in ("0", "1"):
+    seats = [str(s) for s in range(max(2, len(verification.report.players)))]
+    if low in seats:
         return int(low)
     for p in verification.report.players:
         if p.name.lower() == low:
             return p.seat
-    raise typer.BadParameter(f"{text!r}: use 0, 1, all or a player's name", param_hint="--seat")
+    raise typer.BadParameter(
+        f"{text!r}: use {', '.join(seats)}, all or a player's name", param_hint="--seat"
+    )
 
 
 STEP_PROMPT: Final = "-- Enter: next, b: back, h N: hand N, q: stop -- "
@@ -173,7 +176,10 @@ def _step_through(pages: list[Page]) -> None:
 def show_command(
     file: Annotated[Path, typer.Argument(help="The replay file (.p66).")],
     seat: Annotated[
-        str, typer.Option("--seat", help="Whose view: 0, 1 (or a player's name), or all.")
+        str,
+        typer.Option(
+            "--seat", help="Whose view: a seat 0, 1 (0-3 at a table), a player's name, or all."
+        ),
     ] = "all",
     step: Annotated[
         bool,

@@ -19,6 +19,7 @@ from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import base_preset
 from p2p66.replay.report import Ending, Report, result_json
 from p2p66.replay.story import HandStory, Step, hand_stories
+from p2p66.replay.table_export import export_table_json, export_table_text
 from p2p66.replay.verify import Verification
 from p2p66.ui.escape import printable
 
@@ -57,6 +58,8 @@ def _termination(report: Report) -> str:
 
 def export_text(verification: Verification) -> str:
     """The game as tag pairs and move text."""
+    if verification.machine.table is not None:
+        return export_table_text(verification)
     report = verification.report
     names = (report.name(0), report.name(1))
     lines = [
@@ -128,6 +131,8 @@ def _dealt(story: HandStory, seat: int) -> list[int]:
 
 def export_json(verification: Verification) -> dict[str, Any]:
     """The game as a versioned JSON document."""
+    if verification.machine.table is not None:
+        return export_table_json(verification)
     report = verification.report
     summary = report.to_json()
     return {

@@ -19,6 +19,7 @@ from p2p66.engine.deal import deal_layout
 from p2p66.engine.moves import CLOSE, DECLARE, DRAW, EXCHANGE, MARRY_BASE, PASS
 from p2p66.replay.report import Report, Status
 from p2p66.replay.story import HandStory, Step, hand_stories
+from p2p66.replay.table_export import table_show_sections
 from p2p66.replay.verify import Verification
 from p2p66.ui.cards_text import TextStyle, card_text, display_order
 
@@ -43,6 +44,7 @@ class Narrator:
         self.seat = seat
         self.style = style
         self.names = (report.name(0), report.name(1))
+        self.seat_names = tuple(report.name(s) for s in range(max(2, len(report.players))))
 
     def card(self, card: int) -> str:
         return card_text(CARDS[card], self.style)
@@ -83,14 +85,18 @@ class Narrator:
             lines.append(
                 f"{a.name} (seat 0, key {a.fingerprint}) vs {b.name} (seat 1, key {b.fingerprint})"
             )
-        if r.options is not None:
+        elif r.players:
+            lines.append(
+                ", ".join(f"{p.name} (seat {p.seat}, key {p.fingerprint})" for p in r.players)
+            )
+        if r.options is not None or r.table is not None:
             lines.append(r.rules_line())
         if r.first_dealer is not None:
-            lines.append(f"first dealer (by the coin flip): {self.names[r.first_dealer]}")
+            lines.append(f"first dealer (by the coin flip): {self.seat_names[r.first_dealer]}")
         view = (
             "all cards open"
             if self.seat is None
-            else f"as {self.names[self.seat]} (seat {self.seat}) saw it"
+            else f"as {self.seat_names[self.seat]} (seat {self.seat}) saw it"
         )
         lines.append(f"view: {view}")
         return lines
@@ -221,6 +227,11 @@ def show_chunks(verification: Verification, seat: int | None, style: TextStyle) 
     narrator = Narrator(verification.report, seat, style)
     if verification.report.status is Status.UNREADABLE:
         return [verdict_chunk(verification.report)]
+    if verification.machine.table is not None:
+        intro = Chunk(tuple(narrator.intro()))
+        sections = table_show_sections(verification, seat)
+        body = [Chunk(tuple(lines), trick=trick, hand=hand) for hand, trick, lines in sections]
+        return [intro, *body, verdict_chunk(verification.report)]
     return narrator.chunks(hand_stories(verification))
 
 

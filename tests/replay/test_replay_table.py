@@ -176,3 +176,40 @@ def test_a_header_of_fewer_players_than_the_game_is_refused_at_the_proposal() ->
     report = verify_bytes(file_of([records[0], records[1], records[2], records[4]])).report
     assert report.status is Status.INVALID and report.problem is not None
     assert report.problem.record == 3
+
+
+# ---------------------------------------------------------------------- show and export
+
+
+def test_export_text_names_every_seat_and_every_trick() -> None:
+    from p2p66.replay.export import export_text
+
+    v = verify_file(TABLE / NAME)
+    text = export_text(v)
+    for seat, name in enumerate(("north", "east", "south", "west")):
+        assert f'[Seat{seat} "{name}"]' in text
+        assert f"[Seat{seat}Cards " in text
+    assert text.count("\n6. ") == len(v.report.table_hands)  # six tricks of four per hand
+    assert "Calls: " in text
+
+
+def test_export_json_gives_every_hand_its_deal_and_moves() -> None:
+    from p2p66.replay.export import export_json
+
+    v = verify_file(TABLE / "cut-throat-match.p66")
+    doc = export_json(v)
+    assert len(doc["players"]) == 3 and doc["hands"]
+    for hand in doc["hands"]:
+        assert len(hand["deal"]["hands"]) == 3 and len(hand["deal"]["widow"]) == 3
+        assert all(0 <= m["seat"] < 3 for m in hand["moves"])
+
+
+def test_show_for_one_seat_gives_only_its_own_cards() -> None:
+    from p2p66.replay.show import show_chunks
+    from p2p66.ui.cards_text import TextStyle
+
+    v = verify_file(TABLE / NAME)
+    lines = [line for c in show_chunks(v, 2, TextStyle(ascii=True)) for line in c.lines]
+    assert any("south holds" in line for line in lines)
+    assert not any(n in line for line in lines for n in ("north holds", "east holds"))
+    assert lines[-1].startswith("Verdict: valid")
