@@ -74,6 +74,8 @@ class Peer:
         rng: Rng = system_rng,
         seats: int = 2,
     ) -> None:
+        if not 2 <= seats <= 4:
+            raise LocalProtocolError(f"a table has 2, 3 or 4 seats, not {seats}")
         if seats == 2 and seat not in (0, 1):
             raise LocalProtocolError(f"seat must be 0 (host) or 1 (joiner), not {seat}")
         if not 0 <= seat < seats:

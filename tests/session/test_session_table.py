@@ -433,3 +433,60 @@ def test_a_planted_card_with_proofs_off_is_found_by_the_audit_and_blamed(preset:
     assert isinstance(error, AuditFinding) and error.culprit == cheater, error
     hand = peers[victim_seat].machine.hand
     assert hand is not None and hand.number == 1 and hand.aborted_by == victim_seat
+
+
+# ---------------------------------------------------------------------- malformed tables
+
+
+def test_a_record_of_a_seat_not_at_the_table_is_blamed_on_its_link() -> None:
+    peers = table_peers("cut-throat")
+    relay = MemoryRelay(peers)
+    relay.start()
+    chain = peers[1].machine.chain
+    body = msg.encode(msg.Resign("bye"))
+    record = make_record(chain.next_seq, chain.head, 3, body, signer("x", 4).sign)
+    with pytest.raises(ProtocolError, match="seat 3, which is not at this table of 3") as info:
+        peers[1].receive_data(record.encode(), via=2)
+    assert info.value.culprit == 2
+    with pytest.raises(ProtocolError, match="malformed record") as info:
+        peers[1].receive_data(b"\x93garbage", via=0)
+    assert info.value.culprit == 0
+
+
+def test_a_record_in_our_own_name_is_blamed_on_the_relaying_host() -> None:
+    peers = table_peers("north-american")
+    relay = MemoryRelay(peers)
+    relay.start()
+    mine = next(r for r in relay.records if r.author == 2)
+    with pytest.raises(ProtocolError, match="in our name") as info:
+        peers[2].receive_data(mine.encode())  # no link given: the host relays
+    assert info.value.culprit == 0
+
+
+def test_a_peer_refuses_a_table_it_cannot_seat() -> None:
+    from p2p66.engine.table import table_preset
+
+    four = table_preset("north-american")
+    with pytest.raises(ProtocolError, match="a table has 2, 3 or 4 seats"):
+        Peer(0, signer("h", 1), options=four, seats=5)
+    with pytest.raises(ProtocolError, match="not one for 3 players"):
+        Peer(0, signer("h", 1), options=four, seats=3)
+    with pytest.raises(ProtocolError, match="seat must be 0 \\(host\\) to 3"):
+        Peer(4, signer("h", 1), seats=4)
+
+
+def test_a_table_machine_refuses_a_proposal_of_the_wrong_size() -> None:
+    from p2p66.engine.table import table_preset
+    from p2p66.session.machine import Machine
+
+    machine = Machine(seats=3)
+    keys = [signer(f"p{s}", s + 1) for s in range(3)]
+    chain = machine.chain
+    for s, key in enumerate(keys):
+        body = msg.encode(msg.Hello(key.name, key.public_key, "p2p66/test"))
+        machine.receive(make_record(chain.next_seq, chain.head, s, body, key.sign))
+    wrong = msg.Propose(table_preset("north-american").to_dict(), 0, 600)
+    record = make_record(chain.next_seq, chain.head, 0, msg.encode(wrong), keys[0].sign)
+    with pytest.raises(ProtocolError, match="a game for 4 players at a table of 3") as info:
+        machine.receive(record)
+    assert info.value.culprit == 0
