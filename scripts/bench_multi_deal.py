@@ -8,7 +8,9 @@ peer's own public judge. Prints per player: CPU time (``time.process_time``
 inside that peer's own calls, so other load does not count; mean and the
 busiest player), the deal's wall time (all peers in one process, one after
 another: the sum of what they do, no network), the deal flights (records
-before the first move) and bytes (record encodings, what a relay carries).
+before the first move) and bytes (record encodings, what a relay carries),
+and the wall time of the whole hand (the deal, every move by random legal
+choices, the seeds and the audit by every peer).
 
 Goal (issue 16, for four players): under 1 s wall per hand including the
 deal, with default proofs.
@@ -28,7 +30,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p66.crypto.config import ARGUMENT
-from p2p66.engine.table import TABLE_PRESETS
+from p2p66.engine.table import TABLE_PRESETS, TableView
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
 from p2p66.session.tableplay import MemoryRelay
@@ -60,8 +62,9 @@ def signer(seat: int) -> Signer:
     return Signer(f"p{seat}", key.public_key().public_bytes_raw(), key.sign)
 
 
-def one_deal(preset: str, soundness: int, seed: int) -> tuple[list[float], float, int, int]:
-    """CPU per player, wall time, flights and bytes of the first hand's deal."""
+def one_deal(preset: str, soundness: int, seed: int) -> tuple[list[float], float, int, int, float]:
+    """CPU per player, wall time, flights and bytes of the first hand's deal, and the wall
+    time of that whole hand (deal, play by random legal moves, seeds and audit)."""
     options = TABLE_PRESETS[preset]
     n = options.players
     peers = [
@@ -83,7 +86,18 @@ def one_deal(preset: str, soundness: int, seed: int) -> tuple[list[float], float
     assert hand is not None and not hand.dealing and relay.refused is None
     deal = relay.records[len(relay.records) - _deal_records(relay) :]
     flights = _flights(deal)
-    return [p.cpu for p in peers], wall, flights, sum(len(r.encode()) for r in deal)
+    cpu = [p.cpu for p in peers]
+    pick = random.Random(seed)
+    while not any(isinstance(e, ev.TableHandEnded) for e in relay.events[0]):
+        mover = next(p for p in peers if p.needs_move)
+        view = mover.table_view()
+        assert view is not None
+        legal = view.legal if isinstance(view, TableView) else view.hand.legal  # type: ignore[union-attr]
+        choice = pick.choice(list(legal))
+        relay.heard(mover.seat, mover.play(choice if isinstance(choice, int) else choice.code))
+        relay.pump()
+    hand_wall = time.perf_counter() - start
+    return cpu, wall, flights, sum(len(r.encode()) for r in deal), hand_wall
 
 
 def _deal_records(relay: MemoryRelay) -> int:
@@ -104,19 +118,22 @@ def _flights(records: list[Any]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument(
+        "--hands", type=int, default=3, help="hands measured (each the first of a fresh match)"
+    )
     parser.add_argument("--soundness", type=int, default=ARGUMENT)
     args = parser.parse_args(argv)
     print(f"N-party deal in memory, soundness {args.soundness}, {args.hands} hands per preset")
     print(
         f"{'preset':16} {'N':>2} {'cpu/player ms':>14} {'busiest ms':>11} {'cpu all ms':>11} "
         f"{'wall ms':>8} "
-        f"{'flights':>8} {'bytes':>8}"
+        f"{'flights':>8} {'bytes':>8} {'hand wall ms':>13}"
     )
     for preset in ("three-handed", "north-american", "south-bend", "cut-throat"):
-        cpus, walls, flights, sizes = [], [], [], []
+        cpus, walls, flights, sizes, hands = [], [], [], [], []
         for seed in range(args.hands):
-            cpu, wall, f, size = one_deal(preset, args.soundness, seed + 1)
+            cpu, wall, f, size, hand_wall = one_deal(preset, args.soundness, seed + 1)
+            hands.append(hand_wall)
             cpus.append(cpu)
             walls.append(wall)
             flights.append(f)
@@ -128,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{preset:16} {n:>2} {per_player:>14.1f} {busiest:>11.1f} {total:>11.1f} "
             f"{statistics.mean(walls) * 1000:>8.1f} {statistics.mean(flights):>8.0f} "
-            f"{statistics.mean(sizes):>8.0f}"
+            f"{statistics.mean(sizes):>8.0f} {statistics.mean(hands) * 1000:>13.0f}"
         )
     print("cpu and wall include the setup records (hello, propose, coin) of the match;")
     print("wall runs every peer in one process one after another: on an idle machine it is")
