@@ -133,10 +133,16 @@ def play_multi(
     plain: bool,
     style: TextStyle,
 ) -> int:
-    """A match of a game for three or four players at the local table (you at seat 0)."""
+    """A match of a game for three or four players, every seat its own peer (you at seat 0).
+
+    The deal is the N-party mental-poker deal, the replay is written as the
+    match goes (the data directory's ``replays/``) and verified at its end.
+    """
     from p2p66.bots.api import BotError
     from p2p66.engine.table import table_options
-    from p2p66.ui.multi.local import LocalMultiTable
+    from p2p66.live.loopback import replay_path
+    from p2p66.live.multi_peers import PeerMultiTable
+    from p2p66.net.identity import load_or_create_identity
     from p2p66.ui.multi.screens import run_plain, run_terminal
 
     try:
@@ -146,11 +152,13 @@ def play_multi(
         raise typer.BadParameter(str(exc), param_hint="--target") from None
     bot = vs or "expert"
     try:
-        table = LocalMultiTable(
+        table = PeerMultiTable(
             options,
             bot,
             seed if seed is not None else random.SystemRandom().randrange(2**32),
             style,
+            me=load_or_create_identity(),
+            replay=replay_path(name),
         )
     except (BotError, UnknownBotError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--vs") from None
