@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from p2p66.bots.api import Turn, as_action
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.engine.cards import CARDS
 from p2p66.engine.state import HandState
@@ -152,11 +151,7 @@ class PeerMultiTable(LocalMultiTable):
                 code = self.bidding_bots[seat].choose(view)
             else:
                 assert view.hand is not None
-                code = as_action(
-                    self.hand_bots[seat].choose(
-                        Turn(view.hand, tuple(self.public), self.first_trump)
-                    )
-                ).move.code
+                code = self.hand_bot_move(seat, view.hand)
             self.apply(seat, code)
 
     def apply(self, seat: int, code: int) -> None:
@@ -172,10 +167,7 @@ class PeerMultiTable(LocalMultiTable):
         if isinstance(before, BiddingHand) and isinstance(after, BiddingHand):
             self._tell_bidding(current, before, after, seat, code)
         elif isinstance(before, ThreeHandedHand) and isinstance(after, ThreeHandedHand):
-            from p2p66.bots.api import PublicMove
-            from p2p66.engine.moves import MOVES
-
-            self.public.append(PublicMove(before.state.to_act, MOVES[code]))
+            self.note_public(before.state.to_act, code)
             self.tell_three(before, after, seat, code)
         if after.is_over:
             self.finish_hand()

@@ -37,7 +37,7 @@ from p2p66.engine.table import (
     three_handed_view,
 )
 from p2p66.engine.table.moves import TABLE_NOTATION
-from p2p66.engine.view import view_of
+from p2p66.engine.view import PlayerView, view_of
 from p2p66.ui.cards_text import TextStyle, card_text, display_order, suit_name
 from p2p66.ui.table import automatic
 
@@ -196,10 +196,17 @@ class LocalMultiTable:
             if isinstance(hand, BiddingHand):
                 code = self.bidding_bots[seat].choose(table_view(hand, seat, self.match.scores))
             else:
-                hand_seat = hand.state.to_act
-                turn = Turn(view_of(hand.state, hand_seat), tuple(self.public), self.first_trump)
-                code = as_action(self.hand_bots[seat].choose(turn)).move.code
+                code = self.hand_bot_move(seat, view_of(hand.state, hand.state.to_act))
             self.apply(seat, code)
+
+    def hand_bot_move(self, seat: int, view: PlayerView) -> int:
+        """The move of ``seat``'s two-player bot in a three-handed hand, from ``view``."""
+        turn = Turn(view, tuple(self.public), self.first_trump)
+        return as_action(self.hand_bots[seat].choose(turn)).move.code
+
+    def note_public(self, hand_seat: int, code: int) -> None:
+        """A three-handed move everybody saw, for the bots' record of the hand."""
+        self.public.append(PublicMove(hand_seat, MOVES[code]))
 
     def submit(self, text: str) -> None:
         """Play your move; NotationError or IllegalMoveError (with the reason) if not."""
@@ -260,7 +267,7 @@ class LocalMultiTable:
         if isinstance(before, BiddingHand) and isinstance(self.hand, BiddingHand):
             self.tell_bidding(before, self.hand, seat, code)
         elif isinstance(before, ThreeHandedHand) and isinstance(self.hand, ThreeHandedHand):
-            self.public.append(PublicMove(before.state.to_act, MOVES[code]))
+            self.note_public(before.state.to_act, code)
             self.tell_three(before, self.hand, seat, code)
         if self.hand.is_over:
             self.finish_hand()
