@@ -88,8 +88,16 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         chosen = preset_name or config.preset
         if is_table_preset(chosen):
             plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
-            style = TextStyle(ascii=ascii_suits or config.ascii, color=False, words=words)
-            code = play_multi(chosen, vs, seed=seed, target=target, plain=plain, style=style)
+            color = not plain and use_color(config, os.environ, sys.stdout.isatty())
+            style = TextStyle(
+                ascii=ascii_suits or config.ascii,
+                color=color,
+                four_colour=four_colour,
+                words=words,
+            )
+            code = play_multi(
+                chosen, vs, seed=seed, target=target, plain=plain, style=style, delay=delay
+            )
             raise typer.Exit(code)
         try:
             options = preset(preset_name or config.preset)
@@ -132,12 +140,14 @@ def play_multi(
     target: int | None,
     plain: bool,
     style: TextStyle,
+    delay: float = 0.0,
 ) -> int:
     """A match of a game for three or four players at the local table (you at seat 0)."""
     from p2p66.bots.api import BotError
     from p2p66.engine.table import table_options
     from p2p66.ui.multi.local import LocalMultiTable
-    from p2p66.ui.multi.screens import run_plain, run_terminal
+    from p2p66.ui.multi.screens import run_plain
+    from p2p66.ui.multi.terminal import run_terminal
 
     try:
         values = {} if target is None else {"match_target": target}
@@ -157,7 +167,7 @@ def play_multi(
     if plain:
         run_plain(table, _read_line, _print)
     else:
-        run_terminal(table)
+        run_terminal(table, delay=delay)
     return EXIT_OK if table.over is not None else EXIT_LEFT
 
 

@@ -17,7 +17,8 @@ from p2p66.engine.table import TABLE_PRESETS, table_options
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.render import HEIGHT, WIDTH, board
-from p2p66.ui.multi.screens import run_plain, run_terminal
+from p2p66.ui.multi.screens import run_plain
+from p2p66.ui.multi.terminal import run_terminal
 
 ASCII = TextStyle(ascii=True, color=False)
 SHORT = {"three-handed": 3, "north-american": 3, "south-bend": 3, "cut-throat": 3}
