@@ -3,22 +3,18 @@ screen through a pipe, and `p2p66 play --preset ...` end to end."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.plain_text import PlainTextOutput
 from typer.testing import CliRunner
 
 from p2p66.cli import play_cmd
-from p2p66.engine.table import TABLE_PRESETS, table_options
+from p2p66.engine.table import TABLE_PRESETS, TableView, table_options
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.render import HEIGHT, WIDTH, board
 from p2p66.ui.multi.screens import run_plain
-from p2p66.ui.multi.terminal import run_terminal
 
 ASCII = TextStyle(ascii=True, color=False)
 SHORT = {"three-handed": 3, "north-american": 3, "south-bend": 3, "cut-throat": 3}
@@ -78,31 +74,19 @@ def test_the_board_fits_80_by_24_all_match_long() -> None:
                 table.submit(next(moves))
 
 
-def test_the_board_shows_the_trick_with_who_played_each_card() -> None:
+def test_the_board_shows_the_trick_round_the_table_with_who_played_each_card() -> None:
     table = short_table("north-american", seed=2)
     table.play_bots()
     while table.my_turn and table.view().phase == 0:  # type: ignore[union-attr]
         table.submit("pass")
         table.play_bots()
     text = "\n".join(board(table))
-    assert "Bidding:" in text and "Marks: You+North 0  West+East 0" in text
+    assert "Bidding:" in text and "Marks: You+North 0 · West+East 0" in text
     view = table.view()
-    for seat, card in getattr(view, "trick", ()):
-        assert f"{table.names[seat]} {card.code}" in text
-
-
-def test_terminal_screen_through_a_pipe_plays_to_the_end() -> None:
-    table = short_table("cut-throat", seed=5)
-    out = io.StringIO()
-    keys = "".join(f"\x15{k}\r" for k in ["pass", "1", "2", "3", "4", "5", "6", "7"] * 120)
-    with create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        pipe.send_text("\x04")  # Ctrl-D: should the match not have ended, leave
-        run_terminal(table, input=pipe, output=PlainTextOutput(out))
-    assert table.over is not None
-    screen = out.getvalue()
-    assert "wins the match" in screen or "win the match" in screen
-    assert "Your hand: 1:" in screen and "Contract:" in screen
+    assert isinstance(view, TableView) and view.trick
+    for seat, card in view.trick:
+        assert f"{table.names[seat]} ({view.hand_sizes[seat]}): {card.code}" in text
+    assert "You: ·" in text  # your place at the table, still empty
 
 
 def test_play_command_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,3 +130,30 @@ def test_a_table_preset_can_be_the_default_of_play(
     result = runner.invoke(app, ["play", "--plain", "--seed", "1"], input="q\n")
     assert result.exit_code == 7 and "Hand 1:" in result.output
     assert "West" in result.output and "North" not in result.output  # three seats
+
+
+def test_plain_says_the_bidding_and_the_contract_in_sentences_and_score_shows_the_sheet() -> None:
+    table = LocalMultiTable(table_options("north-american", {}), "expert", 3, ASCII)
+    out: list[str] = []
+    moves = first_legal(table)
+    pending = ["score", "tricks"]  # before any hand ended
+    asked: list[str] = []
+
+    def read() -> str | None:
+        if pending:
+            return pending.pop(0)
+        if table.match.results:  # after the first hand: the sheet, then leave
+            asked.append("score")
+            return "score" if len(asked) == 1 else "q"
+        return next(moves)
+
+    run_plain(table, read, out.append)
+    text = "\n".join(out)
+    assert "Score sheet: no hand has ended yet." in text
+    assert "Tricks of this hand: none played yet." in text
+    assert "The bidding so far:" in text or "Nobody has called yet." in text
+    assert "Your call: pass or bid" in text
+    assert "The contract: " in text and "Taken so far: " in text
+    assert "Your hand: 1 " in text
+    sheet = text[text.index("Score sheet (marks to 10") :]
+    assert "contract" in sheet.splitlines()[1] and "You+North" in sheet.splitlines()[1]

@@ -154,7 +154,9 @@ class LocalMultiTable:
         text = r.describe(names)
         last = self.match.results[-1] if isinstance(self.match, ThreeHandedMatch) else None
         if last is not None and last.gained[hand.dealer]:
-            text += f"; {self.names[hand.dealer]} (dealer) scores {last.gained[hand.dealer]} too"
+            dealer = self.names[hand.dealer]
+            verb = "score" if hand.dealer == ME else "scores"
+            text += f"; {dealer} (dealer) {verb} {last.gained[hand.dealer]} too"
         return text
 
     # ---------------------------------------------------------------- moves

@@ -113,7 +113,7 @@ def trick_rows(
 
     def cell(seat: int) -> Fragments:
         if seat == out:
-            return [("class:label", names[seat]), ("", " sits out")]
+            return [("class:label", names[seat]), ("", " sit out" if seat == 0 else " sits out")]
         name = names[seat] + (f" ({counts[seat]})" if counts is not None and seat else "")
         note = "won" if seat == winner else ("led" if seat == leader else "")
         return _cell(name, played.get(seat), note, style)
@@ -158,7 +158,7 @@ def bidding_head(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
         out.append(("", "\n"))
         need = opts.hand_size if v.moon else 33 * v.bid
         got = v.tricks_won[v.bidder] if v.moon else _side_points(v, side)
-        unit = "tricks" if v.moon else "points"
+        unit = " tricks" if v.moon else ""
         if v.result is not None:
             status = "made" if v.result.made else ("moon failed" if v.moon else "set")
         elif v.moon and got < sum(v.tricks_won):
@@ -166,9 +166,7 @@ def bidding_head(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
         elif got >= need and not v.moon:
             status = "made"
         else:
-            status = (
-                f"{names[v.bidder]} need{'' if v.bidder == 0 else 's'} {need - got} more {unit}"
-            )
+            status = f"{names[v.bidder]} need{'' if v.bidder == 0 else 's'} {need - got} more{unit}"
         taken = " · ".join(f"{sides[s]} {_side_points(v, s)}" for s in range(opts.sides))
         out += [("class:label", " Points: "), ("", f"{taken} · {status}\n")]
     if opts.widow_size:
@@ -232,16 +230,13 @@ def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
         ("", " · ".join(f"{names[s]} {v.scores[s]}" for s in range(3)) + "\n"),
     ]
     talon = "closed" if p.closed else (str(p.talon_size) if p.talon_size else "empty")
+    up: Fragments = [card(p.trump_card, style), ("", " up, ")] if p.trump_card is not None else []
     out += [
         ("class:label", " Playing: "),
         ("", f"{names[a]} v {names[b]} · trumps {suit_text(p.trump_suit, style)} "),
-        ("", f"{suit_name(p.trump_suit)}"),
-        *(
-            [("", " ("), card(p.trump_card, style), ("", " up)")]
-            if p.trump_card is not None
-            else [("", " (trump card taken)")]
-        ),
-        ("", f" · talon {talon}\n"),
+        ("", f"{suit_name(p.trump_suit)} ("),
+        *up,
+        ("", f"talon {talon})\n"),
     ]
     taken = " · ".join(
         f"{names[s]} {p.points[s]}" + (f" (+{p.held[s]} held)" if p.held[s] else "")
@@ -299,15 +294,13 @@ def move_text(notation: str, style: TextStyle) -> str:
 
 
 def call_choices(legal: list[str]) -> str:
-    """ "pass or bid 2, 3, 4 or 5 (the moon)": the calls you may make, in words."""
+    """ "pass or bid 2-5 (5 = the moon)": the calls you may make, in words."""
     bids = [int(n.partition(":")[2]) for n in legal if n.startswith("bid:")]
-    words = [f"{b} (the moon)" if b == 5 else str(b) for b in bids]
     parts = ["pass"] if "pass" in legal else []
-    if words:
-        parts.append(
-            "bid "
-            + (" or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1])
-        )
+    if bids:
+        span = str(bids[0]) if len(bids) == 1 else f"{bids[0]}-{bids[-1]}"
+        moon = " (5 = the moon)" if bids[-1] == 5 else ""
+        parts.append(f"bid {span}{moon}")
     return " or ".join(parts)
 
 
@@ -316,7 +309,7 @@ def prompt_line(t: LocalMultiTable) -> str:
     if t.over is not None:
         return f"{t.over.text} Press Enter to leave."
     if t.hand_over:
-        return "The hand is over: press Enter for the next one (s: the score sheet)."
+        return "Hand over: Enter deals the next one · s score sheet"
     if not t.my_turn:
         return f"{t.names[t.to_act]} to play..."
     legal = t.legal_notation()
@@ -325,8 +318,9 @@ def prompt_line(t: LocalMultiTable) -> str:
         return f"Your call: {call_choices(legal)} · h hint · ? help"
     if t.default_move() is not None:
         return "You won the trick: Enter = draw, c then Enter = close the talon · ? help"
-    playable = " ".join(move_text(m, t.style) for m in legal)
-    return f"Your turn: {playable} · a card or its number · h hint · ? help"
+    others = [move_text(m, t.style) for m in legal if not m.startswith("play:")]
+    extra = "".join(f" · {m}" for m in others)
+    return f"Your turn: a card, by name or number{extra} · h hint · ? help"
 
 
 def status_text(t: LocalMultiTable, width: int = WIDTH) -> str:
@@ -349,26 +343,34 @@ def status_text(t: LocalMultiTable, width: int = WIDTH) -> str:
 
 
 def board_lines(
-    t: LocalMultiTable, *, width: int, rows: int, panel: tuple[str, ...] = ()
+    t: LocalMultiTable,
+    *,
+    width: int,
+    rows: int,
+    panel: tuple[str, ...] = (),
+    panel_head: int = 1,
 ) -> Fragments:
     """The board for ``rows`` lines of ``width`` columns, one line per row.
 
     The turn line and the newest story lines are kept whatever the size; a
-    ``panel`` takes the story's place and keeps its first line (a title or a
-    result) and its last ones (the newest hands of a sheet); on a short
-    terminal the top of the board goes first.
+    ``panel`` takes the story's place: its first ``panel_head`` lines (a
+    result, a title, a header) always show, then as many of its last lines
+    (the newest hands of a sheet) as fit; on a short terminal the top of the
+    board goes first.
     """
     top = lines_of(wrap(head(t, width), width))
     turn = lines_of(wrap([("class:turn", f" {prompt_line(t)}\n")], width))
+    room = max(rows - len(turn), 1)
     if panel:
-        middle = lines_of(wrap([("class:panel", f" {line}\n") for line in panel], width))
+        pieces = [lines_of(wrap([("class:panel", f" {line}\n")], width)) for line in panel]
+        fixed = [x for p in pieces[:panel_head] for x in p]
+        rest = [x for p in pieces[panel_head:] for x in p]
+        keep = max(room - len(top), len(fixed) + 1, 2)
+        middle = [*fixed, *rest[max(len(rest) - (keep - len(fixed)), 0) :]][:keep]
     else:
         story = [("class:log", f"  · {line}\n") for line in t.log[-12:]]
         middle = lines_of(wrap(story, width))
-    room = max(rows - len(turn), 1)
-    keep = min(len(middle), max(room - len(top), 2))
-    if len(middle) > keep:
-        middle = [middle[0], *middle[len(middle) - keep + 1 :]] if panel else middle[-keep:]
+        middle = middle[-min(len(middle), max(room - len(top), 2)) :] if middle else []
     top = top[max(len(top) - (room - len(middle)), 0) :]
     out: Fragments = []
     for line in [*top, *middle, *turn]:

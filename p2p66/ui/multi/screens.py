@@ -28,6 +28,7 @@ from p2p66.ui.multi.hint import hint_line
 from p2p66.ui.multi.local import LocalMultiTable, side_names
 from p2p66.ui.multi.render import call_choices, contract_text, move_text
 from p2p66.ui.multi.sheet import sheet_lines
+from p2p66.ui.render import tricks_text
 
 LEAVE = frozenset({"q", "quit", "exit"})
 SHEET_WORDS = frozenset({"s", "score", "sheet"})
@@ -126,15 +127,16 @@ def turn_sentences(table: LocalMultiTable) -> list[str]:
             )
             out.append(f"The bidding so far: {calls}." if calls else "Nobody has called yet.")
         else:
-            out.append(f"The contract: {contract_text(v, names)}.")
-            if v.trump is not None:
-                out.append(f"Trumps are {suit_name(v.trump)}.")
-            else:
-                out.append("The first card led will set the trumps.")
+            trumps = (
+                f"trumps are {suit_name(v.trump)}"
+                if v.trump is not None
+                else "the first card led sets the trumps"
+            )
+            out.append(f"The contract: {contract_text(v, names)}; {trumps}.")
             sides = side_names(v.options.players)
             taken = "; ".join(
                 f"{sides[side]} {_side(v.points, v, side)} points in "
-                f"{_side(v.tricks_won, v, side)} tricks"
+                f"{tricks_text(_side(v.tricks_won, v, side))}"
                 for side in range(v.options.sides)
             )
             out.append(f"Taken so far: {taken}.")

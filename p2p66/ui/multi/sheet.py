@@ -138,5 +138,5 @@ def sheet_lines(
         return [title, *layout(_bidding_columns(match, seat_names, sides), width)]
     title = f"Score sheet (game points to {target}):"
     if match.options.dealer_scores == "as-winner-capped":
-        title = title[:-2] + f"; * the dealer, scoring as the winner up to {target - 1}):"
+        title = f"Score sheet (game points to {target}; * dealer's capped share):"
     return [title, *layout(_three_columns(match, seat_names), width)]

@@ -61,6 +61,7 @@ class MultiTerminal:
         self.style = style
         self.delay = delay
         self.panel: tuple[str, ...] = ()
+        self.panel_head = 1  # the panel's lines that stay however short the screen
         self._wake = asyncio.Event()
         self._hints: set[asyncio.Task[None]] = set()
         self.session: PromptSession[str] = PromptSession(
@@ -120,7 +121,7 @@ class MultiTerminal:
         if word in HELP_WORDS:
             self.show(*help_lines(self.table))
         elif word in SHEET_WORDS:
-            self.show(*score_lines(self.table, self._columns()))
+            self.show(*score_lines(self.table, self._columns() - 1), head=2)
         elif word in TRICK_WORDS:
             self.show(*tricks_lines(self.table))
         elif word in HINT_WORDS:
@@ -159,13 +160,14 @@ class MultiTerminal:
         if self.table.my_turn or self.table.hand_over:
             self.session.default_buffer.validation_error = None  # "wait" is stale now
         if self.table.hand_over or self.table.over is not None:
-            self.panel = tuple(result_lines(self.table, self._columns()))
+            said = result_lines(self.table, self._columns() - 1)
+            self.panel, self.panel_head = tuple(said), len(said) - len(self.table.match.results)
         elif self.panel and self.panel[0].startswith(("Moves you can make", "Hint")):
             self.panel = ()  # the legal moves and a hint are stale after a move
         self.session.app.invalidate()
 
-    def show(self, *lines: str) -> None:
-        self.panel = lines
+    def show(self, *lines: str, head: int = 1) -> None:
+        self.panel, self.panel_head = lines, head
         self.session.app.invalidate()
 
     def _ask_hint(self) -> None:
@@ -187,7 +189,11 @@ class MultiTerminal:
         error = get_app().current_buffer.validation_error
         below = 2 + (1 if error is not None else 0)  # the input line, the status bar
         lines = board_lines(
-            self.table, width=size.columns, rows=max(size.rows - below, 1), panel=self.panel
+            self.table,
+            width=size.columns,
+            rows=max(size.rows - below, 1),
+            panel=self.panel,
+            panel_head=self.panel_head,
         )
         return self._shown([*lines, ("class:prompt", "> ")])
 
