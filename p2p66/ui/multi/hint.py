@@ -64,9 +64,9 @@ def table_reason(v: TableView, code: int, style: TextStyle) -> str:
         played = {c for t in v.tricks for _s, c in t.plays}
         top = highest_out(card, {*played, *v.hand})
         extra = f", the highest {suit_name(card.suit)[:-1]} still out" if top else ""
-        trump = " and a trump" if card.suit == v.trump else ""
+        a_trump = " and a trump" if card.suit == v.trump else ""
         sets = " (it sets the trumps)" if v.trump is None else ""
-        return f"lead {shown}: {card.points} points{trump}{extra}{sets}"
+        return f"lead {shown}: {card.points} points{a_trump}{extra}{sets}"
     best_seat, best = v.trick[0]
     trump = v.trump if v.trump is not None else -1
     for seat, c in v.trick[1:]:

@@ -244,6 +244,7 @@ def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
     )
     out += [("class:label", " Points: "), ("", taken + "\n")]
     counts = tuple(p.hand_sizes.get(s, 0) for s in range(3))
+    plays: tuple[tuple[int, Card], ...]
     if p.lead is not None:
         leader = b if p.to_act == a else a
         plays = ((leader, p.lead),)
@@ -368,7 +369,7 @@ def board_lines(
         keep = max(room - len(top), len(fixed) + 1, 2)
         middle = [*fixed, *rest[max(len(rest) - (keep - len(fixed)), 0) :]][:keep]
     else:
-        story = [("class:log", f"  · {line}\n") for line in t.log[-12:]]
+        story: Fragments = [("class:log", f"  · {line}\n") for line in t.log[-12:]]
         middle = lines_of(wrap(story, width))
         middle = middle[-min(len(middle), max(room - len(top), 2)) :] if middle else []
     top = top[max(len(top) - (room - len(middle)), 0) :]

@@ -205,10 +205,11 @@ def run_plain(
             for line in turn_sentences(table):
                 write(line)
             summed = len(table.log)
-        line = read_line()
-        if line is None or line.strip().lower() in LEAVE:
+        entry = read_line()
+        if entry is None or entry.strip().lower() in LEAVE:
             write("You leave the match.")
             return table
+        line = entry
         word = line.strip().lower()
         extra = _word_lines(table, word)
         if extra is not None:

@@ -179,7 +179,7 @@ class MultiTerminal:
         line = await asyncio.to_thread(hint_line, self.table)
         if self.table.hand is hand:
             self.show(line)
-        self._hints.discard(asyncio.current_task())  # type: ignore[arg-type]
+        self._hints.discard(asyncio.current_task())
 
     def _columns(self) -> int:
         return self.session.output.get_size().columns
