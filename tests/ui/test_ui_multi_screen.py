@@ -74,13 +74,15 @@ class Shots:
         self.tricks: list[str] = []
 
 
-async def watch(name: str, columns: int, rows: int) -> tuple[Shots, LocalMultiTable]:
+async def watch(
+    name: str, columns: int, rows: int, style: TextStyle = SYMBOLS
+) -> tuple[Shots, LocalMultiTable]:
     term = Terminal(columns, rows)
     shots = Shots()
     with create_pipe_input() as pipe:
         term.keyboard = pipe
-        table = LocalMultiTable(table_options(name, {"match_target": 3}), "expert", 5, SYMBOLS)
-        ui = MultiTerminal(table, SYMBOLS, input=pipe, output=term.output())
+        table = LocalMultiTable(table_options(name, {"match_target": 3}), "expert", 5, style)
+        ui = MultiTerminal(table, style, input=pipe, output=term.output())
         run = asyncio.create_task(ui.run())
         await turn_on_screen(table, term)
         shots.first_turn = term.rows()
@@ -245,3 +247,58 @@ def test_a_whole_match_on_the_screen_ends_with_the_winner_until_enter() -> None:
     text = "\n".join(end)
     assert table.over.text in text.replace("\n", " ") or "the match" in text
     assert "Score sheet" in text
+
+
+def _colours_of_suits(term: Terminal, row: int) -> dict[str, set[str]]:
+    """The foreground colours the suit symbols of screen row ``row`` are drawn in."""
+    line = term.screen.buffer[row]
+    out: dict[str, set[str]] = {}
+    for x in range(term.screen.columns):
+        char = line[x]
+        if char.data in "♣♦♥♠":
+            out.setdefault(char.data, set()).add(char.fg)
+    return out
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("style", "expected"),
+    [
+        (TextStyle(), {"♥": "red", "♦": "red", "♠": "default", "♣": "default"}),
+        (
+            TextStyle(four_colour=True),
+            {"♥": "red", "♦": "blue", "♠": "default", "♣": "green"},
+        ),
+        (TextStyle(color=False), {"♥": "default", "♦": "default", "♠": "default", "♣": "default"}),
+    ],
+)
+def test_the_hand_is_coloured_as_on_the_two_player_board(
+    style: TextStyle, expected: dict[str, str]
+) -> None:
+    term = Terminal(80, 24)
+
+    async def main() -> dict[str, set[str]]:
+        with create_pipe_input() as pipe:
+            term.keyboard = pipe
+            options = table_options("cut-throat", {"match_target": 3})
+            table = LocalMultiTable(options, "expert", 1, style)
+            ui = MultiTerminal(table, style, input=pipe, output=term.output())
+            run = asyncio.create_task(ui.run())
+            await turn_on_screen(table, term)
+            row = next(i for i, r in enumerate(term.rows()) if r.startswith(" Your hand:"))
+            colours = _colours_of_suits(term, row)
+            pipe.send_text("\x15q\r")
+            await asyncio.wait_for(run, 10)
+        return colours
+
+    colours = asyncio.run(main())
+    assert colours, "no suit on the hand's row"
+    for suit, seen in colours.items():
+        assert seen == {expected[suit]}, (suit, seen)
+
+
+@pytest.mark.timeout(60)
+def test_ascii_keeps_every_character_on_screen_ascii() -> None:
+    shots, _table = asyncio.run(watch("three-handed", 60, 20, ASCII))
+    for shot in (shots.first_turn, shots.hand_end):
+        assert all(row.isascii() for row in shot), shot
