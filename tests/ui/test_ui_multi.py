@@ -13,8 +13,9 @@ from p2p66.cli import play_cmd
 from p2p66.engine.table import TABLE_PRESETS, TableView, table_options
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import LocalMultiTable
-from p2p66.ui.multi.render import HEIGHT, WIDTH, board
-from p2p66.ui.multi.screens import run_plain
+from p2p66.ui.multi.render import HEIGHT, WIDTH, board, board_lines
+from p2p66.ui.multi.screens import run_plain, score_lines
+from p2p66.ui.render import plain
 
 ASCII = TextStyle(ascii=True, color=False)
 SHORT = {"three-handed": 3, "north-american": 3, "south-bend": 3, "cut-throat": 3}
@@ -157,3 +158,24 @@ def test_plain_says_the_bidding_and_the_contract_in_sentences_and_score_shows_th
     assert "Your hand: 1 " in text
     sheet = text[text.index("Score sheet (marks to 10") :]
     assert "contract" in sheet.splitlines()[1] and "You+North" in sheet.splitlines()[1]
+
+
+def test_a_long_score_sheet_keeps_its_header_and_the_newest_hands_on_a_small_screen() -> None:
+    table = LocalMultiTable(table_options("north-american", {}), "expert", 6, ASCII)
+    moves = first_legal(table)
+    while table.over is None:
+        table.play_bots()
+        if table.hand_over and table.over is None:
+            table.start_hand()
+        elif table.my_turn:
+            table.submit(next(moves))
+    hands = len(table.match.results)
+    assert hands >= 4  # more hands than a 60x20 screen has rows to spare
+    sheet = score_lines(table, 59)
+    lines = plain(board_lines(table, width=60, rows=17, panel=tuple(sheet), panel_head=2))
+    rows = lines.rstrip("\n").split("\n")
+    assert len(rows) <= 17 and all(len(r) <= 60 for r in rows)
+    assert " Score sheet (marks to 10" in rows[0] or any(r.startswith(" Score sheet") for r in rows)
+    assert any("contract" in r and "You+North" in r for r in rows)  # the header stays
+    assert any(r.lstrip().startswith(f"{hands} ") for r in rows)  # the newest hand shows
+    assert any(r.startswith(" ") and "the match" in r for r in rows)  # the turn line
