@@ -1,7 +1,8 @@
-"""The two ways to sit at the local table: ``--plain`` sentences and the prompt-toolkit screen.
+"""What both ways of sitting at the local table say, and the ``--plain`` way itself.
 
-Both drive a ``LocalMultiTable``: the bots move, the story is told, and the
-player is asked only on their own turn. ``q`` (or the end of input, or
+``--plain`` (``run_plain``) and the full screen (``ui.multi.terminal``) drive
+a ``LocalMultiTable``: the bots move, the story is told, and the player is
+asked only on their own turn. ``q`` (or the end of input, or
 Ctrl-D) leaves; ``?`` lists the legal moves with what they mean; the score
 sheet (``s`` / ``score``), the tricks of the hand (``l`` / ``last``) and a
 hint (``h`` / ``hint``) are one key or word away. A hand's result stays on
