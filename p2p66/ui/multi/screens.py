@@ -155,8 +155,11 @@ def turn_sentences(table: LocalMultiTable) -> list[str]:
     elif table.default_move() is not None:
         out.append("You won the trick: press Enter to draw, or type close to close the talon.")
     else:
-        legal = " ".join(move_text(m, style) for m in table.legal_notation())
-        out.append(f"Your turn: play one of {legal}, by its name or number.")
+        legal = table.legal_notation()
+        plays = ", ".join(move_text(m, style) for m in legal if m.startswith(("play:", "marry:")))
+        words = [m for m in legal if not m.startswith(("play:", "marry:"))]
+        extra = f", or type {' or '.join(words)}" if words else ""
+        out.append(f"Your turn: play one of {plays} (by its name or number){extra}.")
     return out
 
 
@@ -171,7 +174,6 @@ def _three_sentences(v: ThreeHandedView, table: LocalMultiTable) -> list[str]:
     talon = "closed" if p.closed else (f"{p.talon_size} cards" if p.talon_size else "empty")
     up = f", the trump card {card_text(p.trump_card, style)} face up" if p.trump_card else ""
     out = [
-        f"{names[a]} and {names[b]} play; {names[v.dealer]} sits out.",
         f"Trumps are {suit_name(p.trump_suit)}; the talon is {talon}{up}.",
         "Card points so far: " + "; ".join(f"{names[s]} {p.points[s]}" for s in v.players) + ".",
     ]
