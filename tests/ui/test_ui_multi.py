@@ -11,7 +11,10 @@ from typer.testing import CliRunner
 
 from p2p66.cli import play_cmd
 from p2p66.engine.table import TABLE_PRESETS, TableView, table_options
+from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.hint import reason
+from p2p66.ui.multi.hint import hint_line, table_reason
 from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.render import HEIGHT, WIDTH, board, board_lines
 from p2p66.ui.multi.screens import run_plain, score_lines
@@ -179,3 +182,31 @@ def test_a_long_score_sheet_keeps_its_header_and_the_newest_hands_on_a_small_scr
     assert any("contract" in r and "You+North" in r for r in rows)  # the header stays
     assert any(r.lstrip().startswith(f"{hands} ") for r in rows)  # the newest hand shows
     assert any(r.startswith(" ") and "the match" in r for r in rows)  # the turn line
+
+
+@pytest.mark.parametrize("name", list(TABLE_PRESETS))
+def test_every_move_at_every_turn_has_a_hint_reason_naming_it(name: str) -> None:
+    """The hint's reason, for any legal move the bot might pick, names the move."""
+    table = short_table(name, seed=8)
+    moves = first_legal(table)
+    turns = 0
+    while table.over is None and turns < 40:
+        table.play_bots()
+        if table.over is not None:
+            break
+        if table.hand_over:
+            table.start_hand()
+            continue
+        v = table.view()
+        if isinstance(v, TableView):
+            for code in v.legal:
+                text = table_reason(v, code, ASCII)
+                named = TABLE_NOTATION[code].split(":")[-1]
+                assert named.lower() in text.lower() or text.startswith(("pass", "shoot")), text
+        elif v.hand is not None:
+            for move in v.hand.legal:
+                assert reason(v.hand, move.code, ASCII)
+        table.submit(next(moves))
+        turns += 1
+    plain_hint = hint_line(table)
+    assert plain_hint.startswith(("Hint: ", "No hint: "))

@@ -302,3 +302,32 @@ def test_ascii_keeps_every_character_on_screen_ascii() -> None:
     shots, _table = asyncio.run(watch("three-handed", 60, 20, ASCII))
     for shot in (shots.first_turn, shots.hand_end):
         assert all(row.isascii() for row in shot), shot
+
+
+@pytest.mark.timeout(60)
+def test_h_when_it_is_not_your_turn_says_so_at_once() -> None:
+    term = Terminal(80, 24)
+
+    async def main() -> list[str]:
+        with create_pipe_input() as pipe:
+            term.keyboard = pipe
+            options = table_options("three-handed", {"match_target": 3})
+            table = LocalMultiTable(options, "expert", 8, ASCII)  # seed 8: you deal, sit out
+            assert table.match.dealer == 0
+            ui = MultiTerminal(table, ASCII, delay=0.2, input=pipe, output=term.output())
+            run = asyncio.create_task(ui.run())
+            await until(lambda: shows(term, "to play..."), "the bots playing")
+            assert not table.my_turn
+            pipe.send_text("h")
+            await until(lambda: shows(term, "No hint: it is "), "the answer")
+            moved = table.hand
+            await until(lambda: table.hand is not moved, "a bot's next card")
+            await asyncio.sleep(0.1)
+            assert shows(term, "No hint: it is ")  # it stays while they play on
+            shot = term.rows()
+            pipe.send_text("\x15q\r")
+            await asyncio.wait_for(run, 10)
+        return shot
+
+    shot = asyncio.run(main())
+    assert not any("thinking" in r for r in shot)

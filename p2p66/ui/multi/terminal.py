@@ -171,6 +171,15 @@ class MultiTerminal:
         self.session.app.invalidate()
 
     def _ask_hint(self) -> None:
+        table = self.table
+        if not table.my_turn:  # said at once, and kept while the bots play on
+            whose = (
+                "the hand is over"
+                if table.hand_over
+                else f"it is {table.names[table.to_act]}'s turn"
+            )
+            self.show(f"No hint: {whose}, not yours.")
+            return
         self.show("Hint: thinking...")
         self._hints.add(asyncio.get_running_loop().create_task(self._hint()))
 
