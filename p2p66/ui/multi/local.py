@@ -298,7 +298,9 @@ class LocalMultiTable:
                 bidder = self.names[after.bidder]
                 held = " (the dealer is held to 1)" if after.forced else ""
                 leads = "lead" if bidder == "You" else "leads"
-                self.say(f"Contract: {bidder}, {after.high_bid}{held}; {bidder} {leads}.")
+                n = after.high_bid
+                what = "the moon" if after.moon else f"{n} ({33 * n} points)"
+                self.say(f"Contract: {bidder}, {what}{held}; {bidder} {leads}.")
                 if after.moon:
                     self.say(f"{self.names[after.out_seat]} lays the hand down.")
             return
