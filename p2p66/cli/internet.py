@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import stat
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, TransportError
@@ -265,29 +264,3 @@ async def _offer_reply(
         say("The host cannot be reached, but you may be: give the host the reply code above; "
             "they type it at their prompt. Waiting ...")  # fmt: skip
         return await point.accept(wait)
-
-
-def run_terminable(main: Coroutine[Any, Any, int], on_term: int) -> Coroutine[Any, Any, int]:
-    """``main`` as a task that SIGTERM cancels (so mappings are removed), exit ``on_term``."""
-
-    async def runner() -> int:
-        task = asyncio.ensure_future(main)
-        loop = asyncio.get_running_loop()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGTERM, task.cancel)
-        try:
-            return await task
-        except asyncio.CancelledError:
-            if task.cancelled() and not _current_cancelling():
-                return on_term
-            raise
-        finally:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signal.SIGTERM)
-
-    return runner()
-
-
-def _current_cancelling() -> int:
-    current = asyncio.current_task()
-    return current.cancelling() if current is not None else 0

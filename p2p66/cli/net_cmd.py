@@ -44,10 +44,10 @@ from p2p66.cli.internet import (
     host_codes,
     join_or_reply,
     map_for_host,
-    run_terminable,
 )
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
+from p2p66.cli.signals import run_terminable
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -409,7 +409,7 @@ def register(app: typer.Typer) -> None:
         if refusal is not None:
             raise typer.BadParameter(refusal, param_hint="--soundness")
         hosting = _host(options, soundness, listen, seat, name)
-        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK)))
+        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK, EXIT_INTERRUPTED)))
 
     @app.command("join", epilog=EXIT_HELP)
     def join_command(
@@ -455,7 +455,7 @@ def register(app: typer.Typer) -> None:
         joining = _join(
             code, seat, name, accept=accept, rematch=rematch, reply=reply_wait if reply else None
         )
-        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK)))
+        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK, EXIT_INTERRUPTED)))
 
 
 def _seed(seed: int | None) -> int:
