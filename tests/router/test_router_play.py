@@ -68,6 +68,31 @@ def test_a_stopped_host_removes_its_mapping(
     assert "Traceback" not in host.err
 
 
+@pytest.mark.parametrize("moment", ["during the match", "after the match"])
+def test_sigterm_during_and_after_the_match_removes_the_mapping(
+    lab: RouterLab, tmp_path: Path, moment: str
+) -> None:
+    """The match's own SIGTERM handler (a resignation) hands SIGTERM back when it ends."""
+    lab.upnp("a", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line("198.51.100.1:")
+        assert PINHOLE_A in lab.pinholes("a")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        host.wait_err("hand 1:" if moment == "during the match" else "match over:", 120)
+        host.proc.send_signal(signal.SIGTERM)
+        ended = host.finish(30)
+        joiner.finish(60)
+    finally:
+        host.kill()
+    assert _no_mapping_left(lab, "a"), host.err
+    assert PINHOLE_A not in lab.pinholes("a")
+    assert "Traceback" not in host.err
+    if moment == "during the match":
+        assert ended == 7 and "left the match: the program was stopped (SIGTERM)" in host.err
+
+
 def test_upnp_required_but_no_router_answers_fails_loudly(lab: RouterLab, tmp_path: Path) -> None:
     host = players.host(_host_ns(lab), tmp_path, "--upnp")
     try:
