@@ -19,23 +19,23 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, TransportError
-from p2p66.net.eyeballs import STAGGER, format_codes, join_first, parse_codes
+from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError
+from p2p66.net.eyeballs import format_codes, join_first, parse_codes
 from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.portmap import SEARCH_TIMEOUT, PortMapError, PortMapping
 from p2p66.net.reach import global_ipv6_addresses, is_carrier_grade, scope
-from p2p66.net.reply import ReplyPoint, dial_from, parse_reply_code
+from p2p66.net.redial import dial_first, host_rejoin
+from p2p66.net.reply import ReplyPoint, parse_reply_code
 from p2p66.net.tcp import Listener
 
 Say = Callable[[str], None]
 
-REPLY_DIAL_TIMEOUT: Final = 20.0
 REPLY_WAIT: Final = 600.0
 WHAT_WORKS: Final = (
     "What works instead: IPv6 (if both of you have it), a reply code (the other player "
@@ -118,34 +118,44 @@ def host_codes(
     return [format_codes(codes)] if codes else []
 
 
-async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> SecureChannel:
+@dataclass(frozen=True, slots=True)
+class Hosted:
+    """The joiner's channel, and the reply codes the host dialled (to redial after a drop)."""
+
+    channel: SecureChannel
+    reply_codes: tuple[JoinCode, ...] = ()
+
+
+async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> Hosted:
     """The first joiner, or the host connecting out to a reply code typed meanwhile."""
     accept = asyncio.create_task(listener.accept(timeout))
     lines = await _stdin_lines()
     if lines is None:
-        return await accept
+        return Hosted(await accept)
     reader, close = lines
     words = listener.words or ()
-    say("If the other player gets a reply code, type it here and press Enter.")
+    say("If the other player sends you a reply code, type it here and press Enter.")
     dials: set[asyncio.Task[None]] = set()
+    dialled: list[JoinCode] = []
     try:
         while True:
             line = asyncio.create_task(reader.readline())
             done, _ = await asyncio.wait({accept, line}, return_when=asyncio.FIRST_COMPLETED)
             if accept in done:
                 line.cancel()
-                return accept.result()
+                return Hosted(accept.result(), tuple(dialled))
             text = line.result().decode(errors="replace").strip()
             if not line.result():
-                return await accept  # stdin closed: joiners only
+                return Hosted(await accept, tuple(dialled))  # stdin closed: joiners only
             if not text:
                 continue
             try:
                 codes = parse_reply_code(text, words)
             except JoinCodeError as exc:
-                say(f"not a reply code: {exc}")
+                say(f"That is not a reply code ({exc}); type the reply code again.")
                 continue
             say(f"Connecting to the joiner at {', '.join(code.address for code in codes)} ...")
+            dialled[:] = codes
             task = asyncio.create_task(_dial(listener, codes, say))
             dials.add(task)
             task.add_done_callback(dials.discard)
@@ -158,33 +168,11 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
 
 async def _dial(listener: Listener, codes: list[JoinCode], say: Say) -> None:
     """Dial every address of the reply code from our port, staggered; adopt the first up."""
-    won: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
-    won = asyncio.get_running_loop().create_future()
-    errors: list[str] = []
-
-    async def one(index: int, code: JoinCode) -> None:
-        await asyncio.sleep(STAGGER * index)
-        try:
-            pair = await dial_from(listener.port, code.host, code.port, REPLY_DIAL_TIMEOUT)
-        except TransportError as exc:
-            errors.append(str(exc))
-            if len(errors) == len(codes) and not won.done():
-                won.set_exception(ConnectFailed("; ".join(errors)))
-            return
-        if won.done():
-            pair[1].close()
-        else:
-            won.set_result(pair)
-
-    tasks = [asyncio.create_task(one(i, code)) for i, code in enumerate(codes)]
     try:
-        reader, writer = await won
+        reader, writer = await dial_first(listener.port, codes)
     except ConnectFailed as exc:
-        say(f"cannot reach the reply code's address: {exc}")
+        say(f"Cannot reach the reply code's address ({exc}); check it, or type it again.")
         return
-    finally:
-        for task in tasks:
-            task.cancel()
     await listener.adopt(reader, writer)
 
 
@@ -218,6 +206,56 @@ async def _stdin_lines() -> tuple[asyncio.StreamReader, Callable[[], None]] | No
     return reader, close
 
 
+@dataclass
+class Joined:
+    """The joiner's channel, and how to get it back after a dropped link.
+
+    ``point`` is set when the host connected to us (a reply code or a TCP
+    simultaneous open): it keeps listening, and its port mapped, until
+    ``aclose``, because the host redials it after a drop. Otherwise we dial
+    the host's code addresses again, side by side. Either way with the
+    known-peer handshake and only the first channel's key (the opponent).
+    """
+
+    channel: SecureChannel
+    codes: list[JoinCode]
+    me: Identity
+    peers: KnownPeers
+    point: ReplyPoint | None = None
+    stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+
+    @property
+    def path(self) -> str:
+        if self.point is None:
+            return "direct"
+        return "simultaneous open" if self.point.punched else "reply code"
+
+    async def reconnect(self) -> SecureChannel:
+        opponent = self.channel.peer
+        if self.point is None:
+            return await join_first(
+                self.codes, self.me, known_peers=self.peers, expect_key=opponent
+            )
+        self.point.rearm(opponent, _punch_targets(self.codes))
+        return await self.point.accept(None)
+
+    async def aclose(self) -> None:
+        await self.stack.aclose()
+
+
+def host_reconnect(listener: Listener, hosted: Hosted) -> Callable[[], Awaitable[SecureChannel]]:
+    """The host's way back after a drop: accept, and redial a reply code it had dialled."""
+
+    async def reconnect() -> SecureChannel:
+        return await host_rejoin(listener, hosted.reply_codes)
+
+    return reconnect
+
+
+def _punch_targets(codes: list[JoinCode]) -> list[tuple[str, int]]:
+    return [(code.host, code.port) for code in codes if scope(code.host) == "global"]
+
+
 async def join_or_reply(
     code_text: str,
     me: Identity,
@@ -226,23 +264,25 @@ async def join_or_reply(
     *,
     reply: bool = True,
     wait: float = REPLY_WAIT,
-) -> SecureChannel:
+) -> Joined:
     """Join by every address of the code; if none answers, offer a reply code."""
     codes = parse_codes(code_text)
     try:
-        return await join_first(codes, me, known_peers=peers)
+        channel = await join_first(codes, me, known_peers=peers)
     except AuthenticationError:
         raise
     except NetworkError as exc:
         if not reply or all(scope(code.host) == "loopback" for code in codes):
             raise  # a host on this machine: no router between us, a reply code cannot help
         say(f"Cannot reach the host: {exc}")
+    else:
+        return Joined(channel, codes, me, peers)
     return await _offer_reply(codes, me, peers, say, wait)
 
 
 async def _offer_reply(
     codes: list[JoinCode], me: Identity, peers: KnownPeers, say: Say, wait: float
-) -> SecureChannel:
+) -> Joined:
     point = await ReplyPoint.open(me, codes[0].words, known_peers=peers)
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(point.aclose)
@@ -257,10 +297,11 @@ async def _offer_reply(
                 "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
                 "forward a port by hand, use IPv6, or join a VPN together."
             )
-        for code in codes:
-            if scope(code.host) == "global":
-                point.punch(code.host, code.port)
+        for host, port in _punch_targets(codes):
+            point.punch(host, port)
         print(reply[0], flush=True)
         say("The host cannot be reached, but you may be: give the host the reply code above; "
             "they type it at their prompt. Waiting ...")  # fmt: skip
-        return await point.accept(wait)
+        channel = await point.accept(wait)
+        return Joined(channel, codes, me, peers, point, stack.pop_all())
+    raise AssertionError("unreachable")  # pragma: no cover (mypy: the with block returns)

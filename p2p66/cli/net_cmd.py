@@ -39,9 +39,11 @@ from p2p66.cli.exits import (
     user_config,
 )
 from p2p66.cli.internet import (
+    Hosted,
     HostReach,
     accept_or_reply,
     host_codes,
+    host_reconnect,
     join_or_reply,
     map_for_host,
 )
@@ -514,9 +516,10 @@ async def _host(
                 )
             )
             _say("Advertised on the local network.")
-        channel = await await_joiner(listener, listen, reach)
-        if channel is None:
+        hosted = await await_joiner(listener, listen, reach)
+        if hosted is None:
             return EXIT_NETWORK
+        channel = hosted.channel
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
         store = SecretStore("host")
         info = MatchInfo(
@@ -533,10 +536,7 @@ async def _host(
         )
 
         listener.only_for(channel.peer)  # a reconnection must be this opponent
-
-        async def reconnect() -> SecureChannel:
-            return await listener.accept()
-
+        reconnect = host_reconnect(listener, hosted)
         writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
         code = await _play(peer, channel, seat, reconnect, None, writer=writer)
         return _settled(writer, code, peer)
@@ -569,9 +569,7 @@ def show_codes(listener: Listener, reach: HostReach) -> None:
         print(lan_code, flush=True)
 
 
-async def await_joiner(
-    listener: Listener, listen: Listen, reach: HostReach
-) -> SecureChannel | None:
+async def await_joiner(listener: Listener, listen: Listen, reach: HostReach) -> Hosted | None:
     """The joiner's channel; after each failed code attempt a fresh code on Enter.
 
     ``None`` (after saying why) when nobody joined in time, the player asked
@@ -617,10 +615,13 @@ async def _connect(
     me: Identity,
     peers: KnownPeers,
     reply: float | None,
+    *,
+    stack: contextlib.AsyncExitStack,
 ) -> tuple[SecureChannel, Reconnect, str, int] | int:
     """Join with a code (or a LAN pick), or rematch a pinned host without one.
 
     ``reply``: how long to wait for the host to dial a reply code (None: offer none).
+    What must stay open for the match (a reply port and its mapping) goes on ``stack``.
     """
     if rematch is not None:
         host, _, port_text = rematch.rpartition(":")
@@ -644,9 +645,13 @@ async def _connect(
             channel = await join_known(address, port, me, peers)
         else:
             assert code_text is not None
-            channel = await join_or_reply(
+            joined = await join_or_reply(
                 code_text, me, peers, _say, reply=reply is not None, wait=reply or 0
             )
+            stack.push_async_callback(joined.aclose)
+            if joined.point is not None:
+                _say(f"Connected by {joined.path}: after a dropped link the host dials you again.")
+            return joined.channel, joined.reconnect, address, port
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
@@ -669,9 +674,22 @@ async def _join(
 ) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
-    connected = await _connect(code_text, rematch, me, peers, reply)
-    if isinstance(connected, int):
-        return connected
+    async with contextlib.AsyncExitStack() as stack:
+        connected = await _connect(code_text, rematch, me, peers, reply, stack=stack)
+        if isinstance(connected, int):
+            return connected
+        return await _joined(connected, seat, name, me, peers, accept=accept)
+
+
+async def _joined(
+    connected: tuple[SecureChannel, Reconnect, str, int],
+    seat: Seat,
+    name: str | None,
+    me: Identity,
+    peers: KnownPeers,
+    *,
+    accept: bool,
+) -> int:
     channel, reconnect, address, port = connected
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).{_newcomer(peers, channel)}")
     if name is None and seat.bot is None:

@@ -477,7 +477,24 @@ class PortMapping:
                 self._problem(f"renewing the port mapping failed (will retry): {exc}")
 
     async def aclose(self) -> None:
-        """Stop renewing and remove the mapping and pinholes (best effort, a few seconds)."""
+        """Stop renewing and remove the mapping and pinholes (best effort, a few seconds).
+
+        A cancellation (the stop signal arriving while we already clean up) waits
+        for the removal to finish first, then goes on: it must not leave the
+        mapping on the router. Every router call has a timeout, so this is bounded.
+        """
+        removing = asyncio.ensure_future(self._remove())
+        cancelled = False
+        while not removing.done():
+            try:
+                await asyncio.shield(removing)
+            except asyncio.CancelledError:
+                cancelled = True
+        removing.result()
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _remove(self) -> None:
         if self._renewer is not None:
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
