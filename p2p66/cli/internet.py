@@ -222,13 +222,15 @@ class Joined:
     me: Identity
     peers: KnownPeers
     point: ReplyPoint | None = None
+    punch: tuple[tuple[str, int], ...] = ()
+    """The host addresses the reply point dialled (its half of a simultaneous open)."""
     stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
 
     @property
     def path(self) -> str:
         if self.point is None:
             return "direct"
-        return "simultaneous open" if self.point.punched else "reply code"
+        return "reply code" if self.point.came_by == "incoming" else "simultaneous open"
 
     async def reconnect(self) -> SecureChannel:
         opponent = self.channel.peer
@@ -236,7 +238,7 @@ class Joined:
             return await join_first(
                 self.codes, self.me, known_peers=self.peers, expect_key=opponent
             )
-        self.point.rearm(opponent, _punch_targets(self.codes))
+        self.point.rearm(opponent, self.punch)
         return await self.point.accept(None)
 
     async def aclose(self) -> None:
@@ -252,8 +254,8 @@ def host_reconnect(listener: Listener, hosted: Hosted) -> Callable[[], Awaitable
     return reconnect
 
 
-def _punch_targets(codes: list[JoinCode]) -> list[tuple[str, int]]:
-    return [(code.host, code.port) for code in codes if scope(code.host) == "global"]
+def _punch_targets(codes: list[JoinCode]) -> tuple[tuple[str, int], ...]:
+    return tuple((code.host, code.port) for code in codes if scope(code.host) == "global")
 
 
 async def join_or_reply(
@@ -297,11 +299,12 @@ async def _offer_reply(
                 "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
                 "forward a port by hand, use IPv6, or join a VPN together."
             )
-        for host, port in _punch_targets(codes):
+        punch = _punch_targets(codes)
+        for host, port in punch:
             point.punch(host, port)
         print(reply[0], flush=True)
         say("The host cannot be reached, but you may be: give the host the reply code above; "
             "they type it at their prompt. Waiting ...")  # fmt: skip
         channel = await point.accept(wait)
-        return Joined(channel, codes, me, peers, point, stack.pop_all())
+        return Joined(channel, codes, me, peers, point, punch, stack.pop_all())
     raise AssertionError("unreachable")  # pragma: no cover (mypy: the with block returns)

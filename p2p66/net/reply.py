@@ -112,6 +112,8 @@ class ReplyPoint:
         self._tasks: set[asyncio.Task[None]] = set()
         self._punches: set[asyncio.Task[None]] = set()
         self.punched = False
+        self.came_by = ""
+        """How the last channel came: ``incoming`` (the host dialled us) or by a simultaneous open."""
         self.expect_key: PeerIdentity | None = None
         """Set by ``rearm``: reconnecting the match with this opponent (no code any more)."""
 
@@ -188,6 +190,7 @@ class ReplyPoint:
             channel.close("another connection was quicker")
             return
         self._spent = True
+        self.came_by = how
         self._results.put_nowait(channel)
 
     def punch(self, host: str, port: int) -> None:
