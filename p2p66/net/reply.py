@@ -113,7 +113,7 @@ class ReplyPoint:
         self._punches: set[asyncio.Task[None]] = set()
         self.punched = False
         self.came_by = ""
-        """How the last channel came: ``incoming`` (the host dialled us) or by a simultaneous open."""
+        """How the last channel came: ``incoming`` (the host dialled us) or a simultaneous open."""
         self.expect_key: PeerIdentity | None = None
         """Set by ``rearm``: reconnecting the match with this opponent (no code any more)."""
 

@@ -140,6 +140,30 @@ def test_host_router_without_upnp_joiner_offers_a_reply_code(
     assert _no_mapping_left(lab, "b")
 
 
+def test_a_reply_code_match_reconnects_after_a_lost_link(lab: RouterLab, tmp_path: Path) -> None:
+    """The joiner listens again on its mapped port, the host redials the reply code."""
+    lab.upnp("b", True)
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line("@192.168.1.2:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            host.type_line(joiner.read_line("198.51.100.2:"))
+            joiner.wait_err("hand 1:", 120)
+            assert ":6666" in lab.drop_connections(_host_ns(lab, "b"))  # the match's link
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert "Connected by reply code" in joiner.err
+    for player in (host, joiner):
+        assert "connection lost: reconnecting" in player.err, player.err
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "b")
+
+
 def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -> None:
     """Both routers tell their address but refuse mappings: the two SYNs cross."""
     lab.upnp("a", True, maps=False)
