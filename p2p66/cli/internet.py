@@ -30,7 +30,7 @@ from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.portmap import SEARCH_TIMEOUT, PortMapError, PortMapping
 from p2p66.net.reach import global_ipv6_addresses, is_carrier_grade, scope
-from p2p66.net.redial import dial_first, host_rejoin
+from p2p66.net.redial import Target, dial_first, host_rejoin, targets
 from p2p66.net.reply import ReplyPoint, parse_reply_code
 from p2p66.net.tcp import Listener
 
@@ -44,11 +44,11 @@ WHAT_WORKS: Final = (
 )
 
 
-def carrier_grade_message(external: str) -> str:
+def carrier_grade_message(external: str, *, hosting: bool = True) -> str:
     return (
         f"Your router's outside address {external} is itself behind your provider's NAT "
         "(carrier-grade NAT, shared or private address space): nobody on the internet can "
-        f"reach you through a port mapping. {WHAT_WORKS}"
+        f"reach you through a port mapping.{' ' + WHAT_WORKS if hosting else ''}"
     )
 
 
@@ -68,11 +68,15 @@ class HostReach:
         return self.external, self.mapping.mapping.external_port
 
 
-async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
-    """Map ``port``; ``mode`` True: must (``PortMapError``), False: skip, None: try quietly."""
+async def map_for_host(port: int, mode: bool | None, say: Say, *, role: str = "host") -> HostReach:
+    """Map ``port``; ``mode`` True: must (``PortMapError``), False: skip, None: try quietly.
+
+    ``role``: ``host``, or ``join`` for a joiner's reply port (other words, same work).
+    """
     reach = HostReach(ipv6=global_ipv6_addresses())
     if mode is False:
         return reach
+    hosting = role == "host"
     try:
         reach.mapping = await PortMapping.open(
             port, ipv6=reach.ipv6, timeout=SEARCH_TIMEOUT, on_problem=say
@@ -81,9 +85,13 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
         reach.external = exc.external_address
         if mode:
             raise
-        say(f"No port mapping ({exc}); the codes below need a reply code across the internet.")
+        if hosting:
+            say(f"No port mapping ({exc}). A joiner across the internet may not reach you; "
+                "if not, their 'p2p66 join' prints a reply code for you to type here.")  # fmt: skip
+        else:
+            say(f"No port mapping on your router either ({exc}).")
         if reach.external is not None and is_carrier_grade(reach.external):
-            say(carrier_grade_message(reach.external))
+            say(carrier_grade_message(reach.external, hosting=hosting))
         return reach
     m = reach.mapping.mapping
     reach.external = m.external_address
@@ -92,10 +100,11 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
         reach.mapping = None
         if mode:
             raise PortMapError(carrier_grade_message(m.external_address))
-        say(carrier_grade_message(m.external_address))
+        say(carrier_grade_message(m.external_address, hosting=hosting))
     else:
+        kept = "while you host" if hosting else "for this match"
         say(f"Port {port} mapped on your router ({m.method}) to {m.external_address}:"
-            f"{m.external_port}, kept while you host.")  # fmt: skip
+            f"{m.external_port}, kept {kept}.")  # fmt: skip
     return reach
 
 
@@ -123,7 +132,7 @@ class Hosted:
     """The joiner's channel, and the reply codes the host dialled (to redial after a drop)."""
 
     channel: SecureChannel
-    reply_codes: tuple[JoinCode, ...] = ()
+    reply_to: tuple[Target, ...] = ()
 
 
 async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> Hosted:
@@ -143,10 +152,10 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
             done, _ = await asyncio.wait({accept, line}, return_when=asyncio.FIRST_COMPLETED)
             if accept in done:
                 line.cancel()
-                return Hosted(accept.result(), tuple(dialled))
+                return Hosted(accept.result(), targets(dialled))
             text = line.result().decode(errors="replace").strip()
             if not line.result():
-                return Hosted(await accept, tuple(dialled))  # stdin closed: joiners only
+                return Hosted(await accept, targets(dialled))  # stdin closed: joiners only
             if not text:
                 continue
             try:
@@ -169,7 +178,7 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
 async def _dial(listener: Listener, codes: list[JoinCode], say: Say) -> None:
     """Dial every address of the reply code from our port, staggered; adopt the first up."""
     try:
-        reader, writer = await dial_first(listener.port, codes)
+        reader, writer = await dial_first(listener.port, targets(codes))
     except ConnectFailed as exc:
         say(f"Cannot reach the reply code's address ({exc}); check it, or type it again.")
         return
@@ -222,7 +231,7 @@ class Joined:
     me: Identity
     peers: KnownPeers
     point: ReplyPoint | None = None
-    punch: tuple[tuple[str, int], ...] = ()
+    punch: tuple[Target, ...] = ()
     """The host addresses the reply point dialled (its half of a simultaneous open)."""
     stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
 
@@ -238,8 +247,7 @@ class Joined:
             return await join_first(
                 self.codes, self.me, known_peers=self.peers, expect_key=opponent
             )
-        self.point.rearm(opponent, self.punch)
-        return await self.point.accept(None)
+        return await self.point.rejoin(opponent, self.punch)
 
     async def aclose(self) -> None:
         await self.stack.aclose()
@@ -249,12 +257,12 @@ def host_reconnect(listener: Listener, hosted: Hosted) -> Callable[[], Awaitable
     """The host's way back after a drop: accept, and redial a reply code it had dialled."""
 
     async def reconnect() -> SecureChannel:
-        return await host_rejoin(listener, hosted.reply_codes)
+        return await host_rejoin(listener, hosted.reply_to)
 
     return reconnect
 
 
-def _punch_targets(codes: list[JoinCode]) -> tuple[tuple[str, int], ...]:
+def _punch_targets(codes: list[JoinCode]) -> tuple[Target, ...]:
     return tuple((code.host, code.port) for code in codes if scope(code.host) == "global")
 
 
@@ -288,7 +296,7 @@ async def _offer_reply(
     point = await ReplyPoint.open(me, codes[0].words, known_peers=peers)
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(point.aclose)
-        reach = await map_for_host(point.port, None, say)
+        reach = await map_for_host(point.port, None, say, role="join")
         if reach.mapping is not None:
             stack.push_async_callback(reach.mapping.aclose)
         reply = host_codes(reach, codes[0].words, point.port, unopened_ipv6=False)

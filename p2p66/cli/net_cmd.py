@@ -89,6 +89,8 @@ from p2p66.net.identity import (
 )
 from p2p66.net.portmap import PortMapError
 from p2p66.net.reach import scope
+from p2p66.net.redial import Target, host_rejoin
+from p2p66.net.reply import ReplyPoint
 from p2p66.net.tcp import NobodyJoined, format_address
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
@@ -452,7 +454,7 @@ def register(app: typer.Typer) -> None:
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
         if resume:
-            raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept)))
+            raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept, wait=reply_wait)))
         _resumable_note("join")
         joining = _join(
             code, seat, name, accept=accept, rematch=rematch, reply=reply_wait if reply else None
@@ -524,7 +526,7 @@ async def _host(
         store = SecretStore("host")
         info = MatchInfo(
             "host", "", channel.peer.public_key, bind or "", listener.port,
-            options.to_dict(), soundness, listen.move_seconds,
+            options.to_dict(), soundness, listen.move_seconds, reply_to=hosted.reply_to,
         )  # fmt: skip
         peer = Peer(
             0,
@@ -609,6 +611,19 @@ async def _pick_lan_game() -> str | None:
     return f"{words}@{format_address(game.addresses[0], game.port)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """The joiner's channel, its way back after a drop, and what a restart needs to know."""
+
+    channel: SecureChannel
+    reconnect: Reconnect
+    address: str
+    port: int
+    punch: tuple[Target, ...] = ()
+    reply_port: int = 0
+    """Our reply port, when the host connected to us (0: we dialled the host)."""
+
+
 async def _connect(
     code_text: str | None,
     rematch: str | None,
@@ -617,7 +632,7 @@ async def _connect(
     reply: float | None,
     *,
     stack: contextlib.AsyncExitStack,
-) -> tuple[SecureChannel, Reconnect, str, int] | int:
+) -> Connected | int:
     """Join with a code (or a LAN pick), or rematch a pinned host without one.
 
     ``reply``: how long to wait for the host to dial a reply code (None: offer none).
@@ -651,7 +666,10 @@ async def _connect(
             stack.push_async_callback(joined.aclose)
             if joined.point is not None:
                 _say(f"Connected by {joined.path}: after a dropped link the host dials you again.")
-            return joined.channel, joined.reconnect, address, port
+            reply_port = joined.point.port if joined.point is not None else 0
+            return Connected(
+                joined.channel, joined.reconnect, address, port, joined.punch, reply_port
+            )
     except TransportError as exc:
         _say(f"cannot join: {exc}")
         return EXIT_NETWORK
@@ -660,7 +678,7 @@ async def _connect(
     async def reconnect() -> SecureChannel:
         return await join_known(address, port, me, peers, expect_key=opponent)
 
-    return channel, reconnect, address, port
+    return Connected(channel, reconnect, address, port)
 
 
 async def _join(
@@ -682,7 +700,7 @@ async def _join(
 
 
 async def _joined(
-    connected: tuple[SecureChannel, Reconnect, str, int],
+    connected: Connected,
     seat: Seat,
     name: str | None,
     me: Identity,
@@ -690,12 +708,15 @@ async def _joined(
     *,
     accept: bool,
 ) -> int:
-    channel, reconnect, address, port = connected
+    channel, reconnect = connected.channel, connected.reconnect
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).{_newcomer(peers, channel)}")
     if name is None and seat.bot is None:
         _name_hint(me)
 
-    info = MatchInfo("join", "", channel.peer.public_key, address, port)
+    info = MatchInfo(
+        "join", "", channel.peer.public_key, connected.address, connected.port,
+        reply_to=connected.punch, reply_port=connected.reply_port,
+    )  # fmt: skip
     store = SecretStore("join")
     peer = Peer(1, signer_of(me), rules_policy=None, rng=store.rng())
     writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
@@ -783,25 +804,33 @@ async def _host_resume(listen: Listen, seat: Seat, name: str | None) -> int:
     except TransportError as exc:
         _say(f"cannot resume hosting on port {info.port}: {exc}")
         return EXIT_NETWORK
-    async with listener:
+    async with listener, contextlib.AsyncExitStack() as stack:
         opponent = PeerIdentity("opponent", info.opponent)
         listener.only_for(opponent)
-        _say(f"Resuming the match of {info.replay}: waiting for the opponent on port {info.port}.")
-        try:
-            channel = await listener.accept(timeout=listen.accept_timeout)
-        except TransportError as exc:
-            _say(f"the opponent did not come back: {exc}")
-            return EXIT_NETWORK
+        if not (bind is not None and scope(bind) == "loopback"):
+            reach = await map_for_host(listener.port, None, _say)
+            if reach.mapping is not None:
+                stack.push_async_callback(reach.mapping.aclose)
+        where = f"on port {info.port}"
+        if info.reply_to:
+            dials = ", ".join(format_address(*target) for target in info.reply_to)
+            where += f", and dialling the joiner's reply code at {dials}"
+        _say(f"Resuming the match of {info.replay}: waiting for the opponent {where}.")
 
         async def reconnect() -> SecureChannel:
-            return await listener.accept()
+            return await host_rejoin(listener, info.reply_to)
 
+        try:
+            channel = await asyncio.wait_for(reconnect(), listen.accept_timeout)
+        except (TransportError, TimeoutError) as exc:
+            _say(f"the opponent did not come back: {exc or 'no answer in time'}")
+            return EXIT_NETWORK
         return await _resumed(
             info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=None
         )
 
 
-async def _join_resume(seat: Seat, name: str | None, *, accept: bool) -> int:
+async def _join_resume(seat: Seat, name: str | None, *, accept: bool, wait: float) -> int:
     loaded = _load_resume("join")
     if isinstance(loaded, int):
         return loaded
@@ -809,20 +838,41 @@ async def _join_resume(seat: Seat, name: str | None, *, accept: bool) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
     opponent = PeerIdentity("opponent", info.opponent)
+    async with contextlib.AsyncExitStack() as stack:
+        if info.reply_port:  # the host connected to us: listen there again, it redials
+            try:
+                point = await ReplyPoint.open(me, (), port=info.reply_port, known_peers=peers)
+            except TransportError as exc:
+                _say(f"cannot resume: {exc}")
+                return EXIT_NETWORK
+            stack.push_async_callback(point.aclose)
+            reach = await map_for_host(point.port, None, _say, role="join")
+            if reach.mapping is not None:
+                stack.push_async_callback(reach.mapping.aclose)
 
-    async def reconnect() -> SecureChannel:
-        return await join_known(info.address, info.port, me, peers, expect_key=opponent)
+            async def reconnect() -> SecureChannel:
+                return await point.rejoin(opponent, info.reply_to)
 
-    _say(f"Resuming the match of {info.replay} with {format_address(info.address, info.port)}.")
-    try:
-        channel = await reconnect()
-    except TransportError as exc:
-        _say(f"cannot resume: {exc}")
-        return EXIT_NETWORK
-    answer = joiner_answer(accept=accept)
-    return await _resumed(
-        info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=answer
-    )
+            _say(
+                f"Resuming the match of {info.replay}: waiting on port {info.reply_port} for "
+                "the host to dial you again (the host runs 'p2p66 host --resume')."
+            )
+        else:
+
+            async def reconnect() -> SecureChannel:
+                return await join_known(info.address, info.port, me, peers, expect_key=opponent)
+
+            where = format_address(info.address, info.port)
+            _say(f"Resuming the match of {info.replay} with {where}.")
+        try:
+            channel = await asyncio.wait_for(reconnect(), wait)
+        except (TransportError, TimeoutError) as exc:
+            _say(f"cannot resume: {exc or 'the host did not come back in time'}")
+            return EXIT_NETWORK
+        answer = joiner_answer(accept=accept)
+        return await _resumed(
+            info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=answer
+        )
 
 
 async def _resumed(

@@ -36,18 +36,26 @@ REDIAL_PAUSE: Final = 1.0
 """Seconds between rounds of redialling a joiner who is not back yet."""
 
 
+Target = tuple[str, int]
+"""An address to dial: host and port."""
+
+
+def targets(codes: Sequence[JoinCode]) -> tuple[Target, ...]:
+    return tuple((code.host, code.port) for code in codes)
+
+
 async def dial_first(
-    local_port: int, codes: Sequence[JoinCode], timeout: float = REPLY_DIAL_TIMEOUT
+    local_port: int, codes: Sequence[Target], timeout: float = REPLY_DIAL_TIMEOUT
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Dial every address from ``local_port``, staggered; the first TCP connection wins."""
     won: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
     won = asyncio.get_running_loop().create_future()
     errors: list[str] = []
 
-    async def one(index: int, code: JoinCode) -> None:
+    async def one(index: int, code: Target) -> None:
         await asyncio.sleep(STAGGER * index)
         try:
-            pair = await dial_from(local_port, code.host, code.port, timeout)
+            pair = await dial_from(local_port, *code, timeout)
         except TransportError as exc:
             errors.append(str(exc))
             if len(errors) == len(codes) and not won.done():
@@ -67,7 +75,7 @@ async def dial_first(
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def redial(listener: Listener, codes: Sequence[JoinCode]) -> None:
+async def redial(listener: Listener, codes: Sequence[Target]) -> None:
     """Dial the joiner from the listener's port until cancelled; every connection that
     comes up gets the host's handshake (its channel arrives at ``listener.accept``)."""
     me = asyncio.current_task()
@@ -83,7 +91,7 @@ async def redial(listener: Listener, codes: Sequence[JoinCode]) -> None:
         await asyncio.sleep(REDIAL_PAUSE)
 
 
-async def host_rejoin(listener: Listener, codes: Sequence[JoinCode]) -> SecureChannel:
+async def host_rejoin(listener: Listener, codes: Sequence[Target]) -> SecureChannel:
     """The next channel of the listener while the joiner's reply code is redialled."""
     if not codes:
         return await listener.accept()

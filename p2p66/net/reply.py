@@ -219,6 +219,13 @@ class ReplyPoint:
         for host, port in punch:
             self.punch(host, port)
 
+    async def rejoin(
+        self, opponent: PeerIdentity, punch: Sequence[tuple[str, int]] = ()
+    ) -> SecureChannel:
+        """``rearm``, then the opponent's channel (however long it takes: the caller limits)."""
+        self.rearm(opponent, punch)
+        return await self.accept(None)
+
     async def _punch(self, host: str, port: int) -> None:
         while not self._spent:
             try:

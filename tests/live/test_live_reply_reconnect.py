@@ -25,7 +25,7 @@ from p2p66.live.table import bot_decider
 from p2p66.net import Identity, KnownPeers, Listener
 from p2p66.net.channel import ChannelConfig, SecureChannel
 from p2p66.net.joincode import JoinCode
-from p2p66.net.redial import dial_first
+from p2p66.net.redial import dial_first, targets
 from p2p66.net.reply import ReplyPoint
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.replay.report import Status
@@ -70,10 +70,10 @@ async def _match(tmp_path: Path, path: str) -> tuple[LiveGame, LiveGame, Joined,
     for host, port in punch:
         point.punch(host, port)
     if path == "reply code":  # the host typed the reply code: it dials from its own port
-        reader, writer = await dial_first(listener.port, [reply_code], 5)
+        reader, writer = await dial_first(listener.port, targets([reply_code]), 5)
         adopting = asyncio.create_task(listener.adopt(reader, writer))
     joined_channel = await point.accept(10)
-    hosted = Hosted(await listener.accept(10), (reply_code,))
+    hosted = Hosted(await listener.accept(10), targets([reply_code]))
     if path == "reply code":
         await adopting
     joined = Joined(joined_channel, [host_code], BOB, bob_pins, point, punch)
