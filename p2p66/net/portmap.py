@@ -28,7 +28,6 @@ import socket
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Final, Protocol
 from urllib.parse import urlparse
@@ -143,20 +142,24 @@ class UpnpRouter:
     async def add(
         self, internal_address: str, port: int, external_port: int, lease: int
     ) -> Mapping:
-        if self.igd._any_action(["WANIPC", "WANPPPC"], "AddPortMapping") is None:
+        action = self.igd._any_action(["WANIPC", "WANPPPC"], "AddPortMapping")
+        if action is None:
             raise PortMapError(f"the router at {self.address} has no port-mapping service")
         for lease_asked in (lease, 0):
             try:
                 async with asyncio.timeout(CALL_TIMEOUT):
-                    await self.igd.async_add_port_mapping(
-                        remote_host=ipaddress.IPv4Address("0.0.0.0"),
-                        external_port=external_port,
-                        protocol="TCP",
-                        internal_port=port,
-                        internal_client=ipaddress.IPv4Address(internal_address),
-                        enabled=True,
-                        description=DESCRIPTION,
-                        lease_duration=timedelta(seconds=lease_asked),
+                    # Called directly, not through IgdDevice.async_add_port_mapping, for
+                    # NewRemoteHost "" (any remote host, as the spec writes it): with
+                    # "0.0.0.0" miniupnpd refuses the renewal of its own mapping (718).
+                    await action.async_call(
+                        NewRemoteHost="",
+                        NewExternalPort=external_port,
+                        NewProtocol="TCP",
+                        NewInternalPort=port,
+                        NewInternalClient=str(ipaddress.IPv4Address(internal_address)),
+                        NewEnabled=True,
+                        NewPortMappingDescription=DESCRIPTION,
+                        NewLeaseDuration=lease_asked,
                     )
             except UpnpActionError as exc:
                 if exc.error_code == UPNP_ONLY_PERMANENT and lease_asked:

@@ -164,6 +164,30 @@ def test_a_reply_code_match_reconnects_after_a_lost_link(lab: RouterLab, tmp_pat
     assert _no_mapping_left(lab, "b")
 
 
+def test_a_killed_joiner_of_a_reply_code_match_resumes_on_its_reply_port(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    """``kill -9`` the joiner; ``join --resume`` listens on its reply port, the host redials."""
+    lab.upnp("b", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line("@192.168.1.2:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        host.type_line(joiner.read_line("198.51.100.2:"))
+        joiner.wait_err("hand 1:", 120)
+        joiner.kill()
+        again = players.start(_host_ns(lab, "b"), tmp_path, "joiner", "join", "--resume",
+                              *players.BOT_MATCH)  # fmt: skip
+        assert again.finish() == 0, again.err
+        assert host.finish() == 0, host.err
+    finally:
+        host.kill()
+    assert "waiting on port" in again.err and "for the host to dial you again" in again.err
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "b")
+
+
 def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -> None:
     """Both routers tell their address but refuse mappings: the two SYNs cross."""
     lab.upnp("a", True, maps=False)
