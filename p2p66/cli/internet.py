@@ -37,6 +37,8 @@ from p2p66.net.tcp import Listener
 Say = Callable[[str], None]
 
 REPLY_WAIT: Final = 600.0
+NO_ANSWER_YET: Final = 2.5
+"""Seconds without an answer from the host's addresses before a reply code is offered."""
 WHAT_WORKS: Final = (
     "What works instead: IPv6 (if both of you have it), a reply code (the other player "
     "runs 'p2p66 join' with your code and gives you the reply code it prints), or a VPN "
@@ -275,24 +277,62 @@ async def join_or_reply(
     reply: bool = True,
     wait: float = REPLY_WAIT,
 ) -> Joined:
-    """Join by every address of the code; if none answers, offer a reply code."""
+    """Join by every address of the code; if none answers soon, also offer a reply code.
+
+    A refused or unreachable address fails at once; a silent one (a router
+    that drops unasked connections) would take the whole connect timeout. So
+    after ``NO_ANSWER_YET`` s without an answer the reply code is offered while
+    the host's addresses are still tried: whichever connection authenticates
+    first is the match.
+    """
     codes = parse_codes(code_text)
+    direct = asyncio.create_task(join_first(codes, me, known_peers=peers))
     try:
-        channel = await join_first(codes, me, known_peers=peers)
-    except AuthenticationError:
-        raise
-    except NetworkError as exc:
         if not reply or all(scope(code.host) == "loopback" for code in codes):
-            raise  # a host on this machine: no router between us, a reply code cannot help
-        say(f"Cannot reach the host: {exc}")
-    else:
-        return Joined(channel, codes, me, peers)
-    return await _offer_reply(codes, me, peers, say, wait)
+            # a host on this machine: no router between us, a reply code cannot help
+            return Joined(await direct, codes, me, peers)
+        await asyncio.wait({direct}, timeout=NO_ANSWER_YET)
+        if not direct.done():
+            say(f"No answer from the host yet (after {NO_ANSWER_YET:g} s; its router may "
+                "drop connections it was not asked for). Still trying; meanwhile:")  # fmt: skip
+            return await _offer_reply(codes, me, peers, say, wait, direct=direct)
+        try:
+            return Joined(direct.result(), codes, me, peers)
+        except AuthenticationError:
+            raise
+        except NetworkError as exc:
+            say(f"Cannot reach the host: {exc}")
+        return await _offer_reply(codes, me, peers, say, wait, direct=None)
+    finally:
+        direct.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await direct
+
+
+NO_REPLY_POSSIBLE: Final = (
+    "Neither of you can be reached from the internet: the host's router did not "
+    "map its port, and yours did not either (or it is behind carrier-grade NAT), "
+    "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
+    "forward a port by hand, use IPv6, or join a VPN together."
+)
 
 
 async def _offer_reply(
-    codes: list[JoinCode], me: Identity, peers: KnownPeers, say: Say, wait: float
+    codes: list[JoinCode],
+    me: Identity,
+    peers: KnownPeers,
+    say: Say,
+    wait: float,
+    *,
+    direct: asyncio.Task[SecureChannel] | None,
 ) -> Joined:
+    """Listen on a reply port (mapped if our router lets us) for the host to dial.
+
+    ``direct``: the attempt on the host's own addresses, still running; if it
+    succeeds first, that is the match (the reply port closes again). The
+    simultaneous open (dialling the host from the reply port) starts once it
+    has failed, so that the host's one code attempt is not raced by ourselves.
+    """
     point = await ReplyPoint.open(me, codes[0].words, known_peers=peers)
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(point.aclose)
@@ -300,19 +340,49 @@ async def _offer_reply(
         if reach.mapping is not None:
             stack.push_async_callback(reach.mapping.aclose)
         reply = host_codes(reach, codes[0].words, point.port, unopened_ipv6=False)
-        if not reply:
-            raise ConnectFailed(
-                "Neither of you can be reached from the internet: the host's router did not "
-                "map its port, and yours did not either (or it is behind carrier-grade NAT), "
-                "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
-                "forward a port by hand, use IPv6, or join a VPN together."
-            )
+        if not reply and direct is None:
+            raise ConnectFailed(NO_REPLY_POSSIBLE)
         punch = _punch_targets(codes)
-        for host, port in punch:
-            point.punch(host, port)
-        print(reply[0], flush=True)
-        say("The host cannot be reached, but you may be: give the host the reply code above; "
-            "they type it at their prompt. Waiting ...")  # fmt: skip
-        channel = await point.accept(wait)
-        return Joined(channel, codes, me, peers, point, punch, stack.pop_all())
+        accepting = asyncio.create_task(point.accept(wait))
+        stack.callback(accepting.cancel)
+        if reply:
+            say("Give the host this reply code; they type it at their 'p2p66 host' prompt "
+                "and press Enter:")  # fmt: skip
+            print(reply[0], flush=True)
+            say("Waiting for the host to connect ...")
+        else:
+            accepting.cancel()
+            say("No reply code is possible (neither router maps ports); still trying the "
+                "host's address.")  # fmt: skip
+        if direct is None:
+            _punch_all(point, punch)
+        while True:
+            pending = {accepting} if reply else set()
+            if direct is not None:
+                pending.add(direct)
+            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if direct is not None and direct in done:
+                try:
+                    channel = direct.result()
+                except AuthenticationError:
+                    raise
+                except NetworkError as exc:
+                    if not reply:
+                        raise ConnectFailed(
+                            f"Cannot reach the host ({exc}). {NO_REPLY_POSSIBLE}"
+                        ) from None
+                    say(f"The host's address did not answer ({exc}); waiting for the host to "
+                        "use your reply code.")  # fmt: skip
+                    direct = None
+                    _punch_all(point, punch)
+                    continue
+                say("Reached the host at its own address after all.")
+                return Joined(channel, codes, me, peers)
+            channel = accepting.result()
+            return Joined(channel, codes, me, peers, point, punch, stack.pop_all())
     raise AssertionError("unreachable")  # pragma: no cover (mypy: the with block returns)
+
+
+def _punch_all(point: ReplyPoint, targets: tuple[Target, ...]) -> None:
+    for host, port in targets:
+        point.punch(host, port)

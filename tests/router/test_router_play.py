@@ -210,6 +210,32 @@ def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -
     assert players.same_replays(tmp_path)
 
 
+def test_a_silent_host_address_gets_a_reply_code_while_it_is_still_tried(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    """Router A drops the joiner's SYNs (no mapping): the reply code comes before the
+    connect timeout, not after it (the order of the joiner's messages shows it)."""
+    lab.upnp("a", True, maps=False)
+    lab.upnp("b", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("198.51.100.1:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            host.type_line(joiner.read_line("198.51.100.2:"))
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    offered = joiner.err.index("Give the host this reply code")
+    assert joiner.err.index("No answer from the host yet") < offered
+    assert "timed out" not in joiner.err[:offered]
+    assert players.same_replays(tmp_path)
+
+
 def test_neither_router_answers_says_so_plainly(lab: RouterLab, tmp_path: Path) -> None:
     host = players.host(_host_ns(lab), tmp_path)
     try:
