@@ -21,7 +21,7 @@ import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -54,8 +54,6 @@ from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
 from p2p66.engine.table import is_table_preset
-from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
-from p2p66.live.loopback import default_verify, replay_path, signer_of
 from p2p66.live.resume import (
     MatchInfo,
     ResumableWriter,
@@ -65,14 +63,11 @@ from p2p66.live.resume import (
     forget,
     restore,
 )
-from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import (
     Identity,
     KnownPeers,
     Listener,
     TransportError,
-    advertise,
-    browse,
     generate_words,
     join_known,
 )
@@ -96,11 +91,11 @@ from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.session.records import Record
-from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
-from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import load_config, use_color
-from p2p66.ui.launch import run_ui
-from p2p66.ui.plain import read_line
+
+if TYPE_CHECKING:
+    from p2p66.live.game import Decider, Status
+    from p2p66.ui.bots import TableBot
 
 
 def exit_code(peer: Peer, failure: str | None) -> int:
@@ -149,6 +144,14 @@ async def _play(
     writer: ReplayWriter,
 ) -> int:
     """Play the match; a restarted process (``writer`` holding the chain so far) resumes it."""
+    # The game's modules are imported when the game starts, so that ``host`` prints its
+    # code without waiting for them (prompt_toolkit, the bots: see cli/app.py).
+    from p2p66.live.game import LiveGame
+    from p2p66.live.loopback import default_verify
+    from p2p66.live.table import NetworkTable
+    from p2p66.ui.cards_text import TextStyle
+    from p2p66.ui.launch import run_ui
+
     names = seat_names(peer.seat, channel)
     path = writer.path
     preload = list(writer.records)
@@ -235,6 +238,11 @@ async def _play_bot(
     names: tuple[str, str],
 ) -> int:
     """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
+    from p2p66.live.game import LiveGame, LiveGameError
+    from p2p66.live.loopback import default_verify
+    from p2p66.live.table import bot_decider
+    from p2p66.ui.bots import make_table_bot
+
     bot_spec = seat.bot
     assert bot_spec is not None
     bot: TableBot | None = None
@@ -333,6 +341,8 @@ def _options(preset_text: str, target: int | None) -> RuleOptions:
 def _bot(spec: str | None) -> str | None:
     if spec is None:
         return None
+    from p2p66.ui.bots import UnknownBotError, check_bot_spec
+
     try:
         return check_bot_spec(spec)
     except UnknownBotError as exc:
@@ -508,6 +518,8 @@ async def _host(
             _name_hint(me)
         show_codes(listener, reach)
         if lan:
+            from p2p66.net.discovery import advertise
+
             await stack.enter_async_context(
                 await advertise(
                     me.name,
@@ -528,6 +540,8 @@ async def _host(
             "host", "", channel.peer.public_key, bind or "", listener.port,
             options.to_dict(), soundness, listen.move_seconds, reply_to=hosted.reply_to,
         )  # fmt: skip
+        from p2p66.live.loopback import replay_path, signer_of
+
         peer = Peer(
             0,
             signer_of(me),
@@ -591,6 +605,8 @@ async def await_joiner(listener: Listener, listen: Listen, reach: HostReach) -> 
                 return None
             _say(f"A join attempt failed, so the code is spent: {exc}")
         _say("Press Enter for a new join code (end of input or Ctrl-C: stop hosting).")
+        from p2p66.ui.plain import read_line
+
         if await read_line(max(0.0, deadline - loop.time())) is None:
             _say("no new code asked for: stopping")
             return None
@@ -599,6 +615,8 @@ async def await_joiner(listener: Listener, listen: Listen, reach: HostReach) -> 
 
 
 async def _pick_lan_game() -> str | None:
+    from p2p66.net.discovery import browse
+
     games = await browse(3.0)
     if not games:
         _say("No game found on the local network: ask the host for a join code.")
@@ -718,6 +736,8 @@ async def _joined(
         reply_to=connected.punch, reply_port=connected.reply_port,
     )  # fmt: skip
     store = SecretStore("join")
+    from p2p66.live.loopback import replay_path, signer_of
+
     peer = Peer(1, signer_of(me), rules_policy=None, rng=store.rng())
     writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
     answer = joiner_answer(accept=accept)
@@ -887,6 +907,8 @@ async def _resumed(
 ) -> int:
     """Restore the peer from its replay and secrets, then play on (or abandon without them)."""
     options = RuleOptions.from_wire(info.options) if info.options is not None else None
+    from p2p66.live.loopback import signer_of
+
     peer = Peer(
         info.seat,
         signer_of(me),

@@ -29,19 +29,18 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 from urllib.parse import urlparse
 
-from async_upnp_client.aiohttp import AiohttpRequester
-from async_upnp_client.client_factory import UpnpFactory
 from async_upnp_client.exceptions import UpnpActionError, UpnpError
-from async_upnp_client.profiles.igd import IgdDevice
-from async_upnp_client.search import SsdpSearchListener
-from async_upnp_client.utils import CaseInsensitiveDict
 from natpmp import NATPMP
 
 from p2p66.net.errors import NetworkError
 from p2p66.net.reach import interface_index, is_carrier_grade
+
+if TYPE_CHECKING:
+    from async_upnp_client.profiles.igd import IgdDevice
+    from async_upnp_client.utils import CaseInsensitiveDict
 
 SEARCH_TIMEOUT: Final = 1.5
 CALL_TIMEOUT: Final = 3.0
@@ -225,6 +224,13 @@ async def find_upnp(
     ``source``: an IPv6 address to search from (link-local multicast on its
     interface), to talk to the router over IPv6; default IPv4 multicast.
     """
+    # Imported here, not at the top: async-upnp-client brings aiohttp (a large import),
+    # and ``host`` with --no-upnp, --help or on loopback never needs it.
+    from async_upnp_client.aiohttp import AiohttpRequester
+    from async_upnp_client.client_factory import UpnpFactory
+    from async_upnp_client.profiles.igd import IgdDevice
+    from async_upnp_client.search import SsdpSearchListener
+
     loop = asyncio.get_running_loop()
     found: asyncio.Future[str] = loop.create_future()
 
@@ -380,8 +386,8 @@ async def find_natpmp(gateway: str | None = None) -> NatPmpRouter | None:
 
 async def find_router(timeout: float = SEARCH_TIMEOUT) -> Router | None:
     """UPnP and NAT-PMP at once: the first router that answers (UPnP if both do)."""
-    upnp = asyncio.create_task(find_upnp(timeout))
-    natpmp = asyncio.create_task(find_natpmp())
+    natpmp = asyncio.create_task(find_natpmp())  # first: its request leaves before the
+    upnp = asyncio.create_task(find_upnp(timeout))  # UPnP library is imported
     try:
         router: Router | None = await upnp
         if router is None:
