@@ -32,15 +32,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 from urllib.parse import urlparse
 
-from async_upnp_client.exceptions import UpnpActionError, UpnpError
 from natpmp import NATPMP
 
 from p2p66.net.errors import NetworkError
 from p2p66.net.reach import interface_index, is_carrier_grade
 
 if TYPE_CHECKING:
+    from async_upnp_client.exceptions import UpnpActionError
     from async_upnp_client.profiles.igd import IgdDevice
     from async_upnp_client.utils import CaseInsensitiveDict
+
+
+class _NotImportedYet(Exception):
+    """Stands for ``UpnpError`` until ``find_upnp`` imports async-upnp-client (which
+    brings aiohttp, a large import): before that, nothing can raise a UPnP error."""
+
+
+UpnpError: type[Exception] = _NotImportedYet
+
+
+def _import_upnp() -> None:
+    global UpnpError  # the stand-in above becomes the real class
+    from async_upnp_client.exceptions import UpnpError as imported
+
+    UpnpError = imported
+
 
 SEARCH_TIMEOUT: Final = 1.5
 CALL_TIMEOUT: Final = 3.0
@@ -141,6 +157,8 @@ class UpnpRouter:
     async def add(
         self, internal_address: str, port: int, external_port: int, lease: int
     ) -> Mapping:
+        from async_upnp_client.exceptions import UpnpActionError
+
         action = self.igd._any_action(["WANIPC", "WANPPPC"], "AddPortMapping")
         if action is None:
             raise PortMapError(f"the router at {self.address} has no port-mapping service")
@@ -179,6 +197,8 @@ class UpnpRouter:
             )
 
     async def add_pinhole(self, address: str, port: int, lease: int) -> Pinhole:
+        from async_upnp_client.exceptions import UpnpActionError
+
         action = self.igd._action("WANIP6FC", "AddPinhole")
         if action is None:
             raise PortMapError(f"the router at {self.address} has no IPv6 firewall control")
@@ -226,6 +246,7 @@ async def find_upnp(
     """
     # Imported here, not at the top: async-upnp-client brings aiohttp (a large import),
     # and ``host`` with --no-upnp, --help or on loopback never needs it.
+    _import_upnp()
     from async_upnp_client.aiohttp import AiohttpRequester
     from async_upnp_client.client_factory import UpnpFactory
     from async_upnp_client.profiles.igd import IgdDevice
