@@ -15,17 +15,11 @@ import signal
 from collections.abc import Callable
 from typing import Any, Final
 
-from p2p66.cli.signals import on_signals
+from p2p66.cli.signals import REASONS, on_signals
 
 LEAVE_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
 """Leaving signals for a seat with a screen (it handles Ctrl-C itself: twice to leave)."""
 BOT_LEAVE_SIGNALS: Final = (*LEAVE_SIGNALS, signal.SIGINT)
-
-REASONS: Final = {
-    "SIGTERM": "the program was stopped (SIGTERM)",
-    "SIGHUP": "the terminal was closed (SIGHUP)",
-    "SIGINT": "interrupted (Ctrl-C)",
-}
 
 
 async def until_done_or_signal(

@@ -47,9 +47,9 @@ from p2p66.cli.internet import (
     join_or_reply,
     map_for_host,
 )
-from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
-from p2p66.cli.signals import run_terminable
+from p2p66.cli.signals import REASONS, run_terminable
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset

@@ -21,11 +21,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 import weakref
 from collections.abc import Callable, Coroutine, Iterator
-from typing import Any
+from typing import Any, Final
 
 Handler = Callable[[signal.Signals], None]
+
+REASONS: Final = {
+    "SIGTERM": "the program was stopped (SIGTERM)",
+    "SIGHUP": "the terminal was closed (SIGHUP)",
+    "SIGINT": "interrupted (Ctrl-C)",
+}
 
 _STACKS: weakref.WeakKeyDictionary[
     asyncio.AbstractEventLoop, dict[signal.Signals, list[Handler]]
@@ -99,6 +106,7 @@ def run_terminable(
         def stop(sig: signal.Signals) -> None:
             if not got:
                 got.append(sig)
+                sys.stderr.write(f"Stopping: {REASONS.get(sig.name, sig.name)}.\n")
                 task.cancel()
 
         with on_signals((signal.SIGTERM, signal.SIGINT), stop):

@@ -38,7 +38,7 @@ from p2p66.net.handshake import join_handshake
 from p2p66.net.identity import Identity, KnownPeers, PeerIdentity
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.streams import FrameConnection, TcpStream
-from p2p66.net.tcp import REUSE_PORT, format_address
+from p2p66.net.tcp import REUSE_PORT, format_address, os_reason
 
 PUNCH_TIMEOUT: Final = 20.0
 PUNCH_PAUSE: Final = 0.5
@@ -76,7 +76,7 @@ async def dial_from(
         raise PeerTimeout(f"connecting to {where} timed out after {timeout:g} s") from None
     except OSError as exc:
         sock.close()
-        raise ConnectFailed(f"cannot reach {where}: {exc.strerror or exc}") from None
+        raise ConnectFailed(f"cannot reach {where}: {os_reason(exc)}") from None
     return await asyncio.open_connection(sock=sock)
 
 
