@@ -6,10 +6,12 @@
 - ``host_codes``: the codes to print, the one for the internet first (IPv6 and
   the external IPv4 address in one code).
 - ``accept_or_reply``: the host waits for a joiner and, meanwhile, for a reply
-  code typed at its prompt, which it dials from its own port.
+  code typed at its prompt, which it dials from its own port (``Hosted``
+  remembers it: after a dropped link the host dials it again).
 - ``join_or_reply``: the joiner tries every address of the code side by side
-  and, when none answers, offers a reply code (its own mapping or a TCP
-  simultaneous open).
+  and, when none answers within ``NO_ANSWER_YET`` s, offers a reply code (its
+  own mapping or a TCP simultaneous open) while it goes on trying; ``Joined``
+  keeps the reply port open for the match and knows how to get back.
 """
 
 from __future__ import annotations
