@@ -95,6 +95,7 @@ from p2p66.ui.config import load_config, use_color
 
 if TYPE_CHECKING:
     from p2p66.live.game import Decider, Status
+    from p2p66.net.discovery import Game
     from p2p66.ui.bots import TableBot
 
 
@@ -614,9 +615,14 @@ async def await_joiner(listener: Listener, listen: Listen, reach: HostReach) -> 
         show_codes(listener, reach)
 
 
-async def _pick_lan_game() -> str | None:
-    from p2p66.net.discovery import browse
+async def browse(timeout: float) -> list[Game]:
+    """The games on the LAN (zeroconf is imported here, on first use: see cli/app.py)."""
+    from p2p66.net import discovery
 
+    return await discovery.browse(timeout)
+
+
+async def _pick_lan_game() -> str | None:
     games = await browse(3.0)
     if not games:
         _say("No game found on the local network: ask the host for a join code.")
