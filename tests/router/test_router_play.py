@@ -140,12 +140,23 @@ def test_host_router_without_upnp_joiner_offers_a_reply_code(
     assert _no_mapping_left(lab, "b")
 
 
-def test_a_reply_code_match_reconnects_after_a_lost_link(lab: RouterLab, tmp_path: Path) -> None:
-    """The joiner listens again on its mapped port, the host redials the reply code."""
-    lab.upnp("b", True)
+@pytest.mark.parametrize("path", ["reply code", "simultaneous open"])
+def test_a_reply_code_match_reconnects_after_a_lost_link(
+    lab: RouterLab, tmp_path: Path, path: str
+) -> None:
+    """The joiner listens again on its reply port (and, for a simultaneous open, dials the
+    host again from it); the host redials the reply code. ``ss -K`` cuts the link."""
+    if path == "reply code":
+        lab.upnp("b", True)
+        want = "@192.168.1.2:"
+    else:  # both routers tell their address, neither maps: the SYNs cross
+        lab.upnp("a", True, maps=False)
+        lab.upnp("b", True, maps=False)
+        lab.block_ipv6_between_homes()
+        want = "198.51.100.1:"
     host = players.host(_host_ns(lab), tmp_path, "--target", "7")
     try:
-        code = host.read_line("@192.168.1.2:")
+        code = host.read_line(want)
         joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
         try:
             host.type_line(joiner.read_line("198.51.100.2:"))
@@ -157,7 +168,7 @@ def test_a_reply_code_match_reconnects_after_a_lost_link(lab: RouterLab, tmp_pat
             joiner.kill()
     finally:
         host.kill()
-    assert "Connected by reply code" in joiner.err
+    assert f"Connected by {path}" in joiner.err
     for player in (host, joiner):
         assert "connection lost: reconnecting" in player.err, player.err
     assert players.same_replays(tmp_path)
