@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError
+from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, PeerTimeout
 from p2p66.net.eyeballs import format_codes, join_first, parse_codes
 from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.joincode import JoinCode, JoinCodeError
@@ -373,8 +373,9 @@ async def _offer_reply(
                         raise ConnectFailed(
                             f"Cannot reach the host ({exc}). {NO_REPLY_POSSIBLE}"
                         ) from None
-                    say(f"The host's address did not answer ({exc}); waiting for the host to "
-                        "use your reply code.")  # fmt: skip
+                    why = "still no answer" if isinstance(exc, PeerTimeout) else str(exc)
+                    say(f"The host's address: {why}. Waiting for the host to type your "
+                        "reply code.")  # fmt: skip
                     direct = None
                     _punch_all(point, punch)
                     continue

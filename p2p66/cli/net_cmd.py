@@ -689,7 +689,8 @@ async def _connect(
             )
             stack.push_async_callback(joined.aclose)
             if joined.point is not None:
-                _say(f"Connected by {joined.path}: after a dropped link the host dials you again.")
+                again = "the host dials you" if joined.path == "reply code" else "both of you dial"
+                _say(f"Connected by {joined.path}: if the link drops, {again} again.")
             reply_port = joined.point.port if joined.point is not None else 0
             return Connected(
                 joined.channel, joined.reconnect, address, port, joined.punch, reply_port

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
-from p2p66.net.errors import AuthenticationError, ConnectFailed, TransportError
+from p2p66.net.errors import AuthenticationError, ConnectFailed, PeerTimeout, TransportError
 from p2p66.net.handshake import join_handshake
 from p2p66.net.identity import Identity, KnownPeers, PeerIdentity
 from p2p66.net.joincode import JoinCode, JoinCodeError, parse_join_code
@@ -115,4 +115,7 @@ async def join_first(
             left = connected.get_nowait()
             if not isinstance(left, TransportError):
                 left[0].close()
-    raise ConnectFailed("; ".join(str(exc) for exc in errors))
+    why = "; ".join(str(exc) for exc in errors)
+    if errors and all(isinstance(exc, PeerTimeout) for exc in errors):
+        raise PeerTimeout(why)  # every address silent (a router that drops, not refuses)
+    raise ConnectFailed(why)
