@@ -303,7 +303,9 @@ async def join_or_reply(
         except AuthenticationError:
             raise
         except NetworkError as exc:
-            say(f"Cannot reach the host: {exc}")
+            inside = all(scope(code.host) == "private" for code in codes)
+            where = " (that is an address inside the host's own network)" if inside else ""
+            say(f"Cannot reach the host: {exc}{where}.")
         return await _offer_reply(codes, me, peers, say, wait, direct=None)
     finally:
         direct.cancel()
