@@ -68,11 +68,12 @@ def test_a_stopped_host_removes_its_mapping(
     assert "Traceback" not in host.err
 
 
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.parametrize("moment", ["during the match", "after the match"])
 def test_sigterm_during_and_after_the_match_removes_the_mapping(
-    lab: RouterLab, tmp_path: Path, moment: str
+    lab: RouterLab, tmp_path: Path, moment: str, stop: signal.Signals
 ) -> None:
-    """The match's own SIGTERM handler (a resignation) hands SIGTERM back when it ends."""
+    """The match's own handler (a resignation) hands the signal back when it ends."""
     lab.upnp("a", True)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path, "--target", "7")
@@ -81,7 +82,7 @@ def test_sigterm_during_and_after_the_match_removes_the_mapping(
         assert PINHOLE_A in lab.pinholes("a")
         joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
         host.wait_err("hand 1:" if moment == "during the match" else "match over:", 120)
-        host.proc.send_signal(signal.SIGTERM)
+        host.proc.send_signal(stop)
         ended = host.finish(30)
         joiner.finish(60)
     finally:
@@ -90,7 +91,9 @@ def test_sigterm_during_and_after_the_match_removes_the_mapping(
     assert PINHOLE_A not in lab.pinholes("a")
     assert "Traceback" not in host.err
     if moment == "during the match":
-        assert ended == 7 and "left the match: the program was stopped (SIGTERM)" in host.err
+        reason = "(SIGTERM)" if stop == signal.SIGTERM else "(Ctrl-C)"
+        assert "left the match: " in host.err and reason in host.err, host.err
+        assert ended == (7 if stop == signal.SIGTERM else 130)
 
 
 def test_upnp_required_but_no_router_answers_fails_loudly(lab: RouterLab, tmp_path: Path) -> None:
