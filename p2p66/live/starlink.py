@@ -17,6 +17,7 @@ from typing import Final, Protocol
 
 from p2p66.live.star import RelayFault, StarHub, StarSpoke
 from p2p66.net.errors import TransportError
+from p2p66.session.errors import ProtocolError
 from p2p66.session.records import Record
 
 RECEIPT_TIMEOUT: Final = 30.0
@@ -40,7 +41,13 @@ class SeatLost(Exception):
 
 
 class HubLinks:
-    """The host's n-1 channels around one ``StarHub``; use as ``async with``."""
+    """The host's n-1 channels around one ``StarHub``; use as ``async with``.
+
+    A background pump takes every joiner's messages as they come, checks and
+    relays them (acknowledgements too, while the host's own session is busy)
+    and queues the joiners' records for ``next_record``. One lock keeps what
+    goes out on each channel in the hub's order.
+    """
 
     def __init__(self, hub: StarHub, links: Mapping[int, Link]) -> None:
         if set(links) != set(hub.seats.joiners):
@@ -48,17 +55,20 @@ class HubLinks:
         self.hub = hub
         self.links = dict(links)
         self._inbox: asyncio.Queue[tuple[int, bytes | TransportError]] = asyncio.Queue()
-        self._readers: list[asyncio.Task[None]] = []
+        self._records: asyncio.Queue[Record | Exception] = asyncio.Queue()
+        self._lock = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
 
     async def __aenter__(self) -> HubLinks:
         for seat, link in self.links.items():
-            self._readers.append(asyncio.create_task(self._read(seat, link)))
+            self._tasks.append(asyncio.create_task(self._read(seat, link)))
+        self._tasks.append(asyncio.create_task(self._pump()))
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        for task in self._readers:
+        for task in self._tasks:
             task.cancel()
-        for task in self._readers:
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
@@ -71,6 +81,21 @@ class HubLinks:
                 return
             self._inbox.put_nowait((seat, data))
 
+    async def _pump(self) -> None:
+        while True:
+            seat, item = await self._inbox.get()
+            try:
+                if isinstance(item, TransportError):
+                    raise SeatLost(seat, item)
+                async with self._lock:
+                    record, outgoing = self.hub.receive(seat, item)
+                    await self._send(outgoing)
+            except (SeatLost, ProtocolError) as exc:
+                self._records.put_nowait(exc)
+                return
+            if record is not None:
+                self._records.put_nowait(record)
+
     async def _send(self, outgoing: list[tuple[int, bytes]]) -> None:
         for seat, data in outgoing:
             try:
@@ -80,23 +105,30 @@ class HubLinks:
 
     async def send_own(self, record: Record) -> None:
         """Our own record, to every joiner with its receipt."""
-        await self._send(self.hub.own(record))
+        async with self._lock:
+            await self._send(self.hub.own(record))
 
     async def next_record(self, timeout: float | None = None) -> Record:
-        """The next joiner record, checked and passed on to the others (acks relayed meanwhile)."""
+        """The next joiner record, already checked and passed on to the others.
+
+        Raises the first fault the pump met (``SeatFault``, ``CheatingDetected``
+        naming a joiner, or ``SeatLost``), then again on every later call.
+        """
         async with asyncio.timeout(timeout):
-            while True:
-                seat, item = await self._inbox.get()
-                if isinstance(item, TransportError):
-                    raise SeatLost(seat, item)
-                record, outgoing = self.hub.receive(seat, item)
-                await self._send(outgoing)
-                if record is not None:
-                    return record
+            item = await self._records.get()
+        if isinstance(item, Exception):
+            self._records.put_nowait(item)
+            raise item
+        return item
 
 
 class SpokeLink:
-    """A joiner's channel to the host around one ``StarSpoke``."""
+    """A joiner's channel to the host around one ``StarSpoke``; use as ``async with``.
+
+    A background pump checks every message as it comes and answers it (so
+    relayed acknowledgements never pile up unread while the session thinks);
+    records of the other seats wait in order for ``next_record``.
+    """
 
     def __init__(
         self, spoke: StarSpoke, link: Link, *, receipt_timeout: float = RECEIPT_TIMEOUT
@@ -105,41 +137,77 @@ class SpokeLink:
         self.link = link
         self.receipt_timeout = receipt_timeout
         self._sent_at: dict[int, float] = {}
+        self._records: asyncio.Queue[Record | Exception] = asyncio.Queue()
+        self._heard = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> SpokeLink:
+        self._task = asyncio.create_task(self._pump())
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _pump(self) -> None:
+        while True:
+            try:
+                delivery = self.spoke.receive(await self.link.recv())
+                if delivery.reply is not None:
+                    await self.link.send(delivery.reply)
+            except (TransportError, ProtocolError) as exc:
+                self._records.put_nowait(exc)
+                return
+            finally:
+                self._heard.set()
+            if delivery.record is not None:
+                self._records.put_nowait(delivery.record)
 
     async def send_own(self, record: Record) -> None:
         data = self.spoke.own(record)
         self._sent_at[record.seq] = asyncio.get_running_loop().time()
         await self.link.send(data)
 
+    def _receipt_deadline(self) -> float | None:
+        pending = self.spoke.waiting_for_receipt()
+        for seq in [s for s in self._sent_at if pending is None or s < pending.seq]:
+            del self._sent_at[seq]
+        return None if pending is None else self._sent_at[pending.seq] + self.receipt_timeout
+
     async def next_record(self, timeout: float | None = None) -> Record:
         """The next record of another seat, after every check of ``StarSpoke``.
 
-        Raises ``RelayFault(kind="withheld")`` if one of our records stays
-        without the host's receipt for ``receipt_timeout`` seconds.
+        Raises the first fault (``RelayFault``, ``ForkProven``, the channel's
+        ``TransportError``) on this and every later call, and
+        ``RelayFault(kind="withheld")`` if one of our records stays without
+        the host's receipt for ``receipt_timeout`` seconds.
         """
         loop = asyncio.get_running_loop()
         end = None if timeout is None else loop.time() + timeout
-        while True:
-            waits = [] if end is None else [end - loop.time()]
-            pending = self.spoke.waiting_for_receipt()
-            if pending is not None:
-                waits.append(self._sent_at[pending.seq] + self.receipt_timeout - loop.time())
-            try:
-                async with asyncio.timeout(min(waits) if waits else None):
-                    data = await self.link.recv()
-            except TimeoutError:
+        while self._records.empty():
+            deadline = self._receipt_deadline()
+            if deadline is not None and loop.time() >= deadline:
                 pending = self.spoke.waiting_for_receipt()
-                if end is not None and loop.time() >= end:
-                    raise
-                if pending is None:
-                    continue
-                raise RelayFault(
+                assert pending is not None
+                fault = RelayFault(
                     f"it has not receipted our record {pending.seq} within "
                     f"{self.receipt_timeout:g} s (withheld, or the link is stuck)",
                     kind="withheld",
-                ) from None
-            delivery = self.spoke.receive(data)
-            if delivery.reply is not None:
-                await self.link.send(delivery.reply)
-            if delivery.record is not None:
-                return delivery.record
+                )
+                self._records.put_nowait(fault)
+                break
+            wake = min((t for t in (end, deadline) if t is not None), default=None)
+            self._heard.clear()
+            try:
+                async with asyncio.timeout_at(wake):
+                    await self._heard.wait()
+            except TimeoutError:
+                if end is not None and loop.time() >= end:
+                    raise
+        item = self._records.get_nowait()
+        if isinstance(item, Exception):
+            self._records.put_nowait(item)
+            raise item
+        return item
