@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
+from p2p66.net.discovery import Advertisement
 from p2p66.net.errors import (
     AuthenticationError,
     BadSignature,
@@ -135,6 +136,7 @@ class _HostLobby:
         on_code: Callable[[Listener], None],
         answer_timeout: float,
         config: ChannelConfig,
+        advertisement: Advertisement | None,
     ) -> None:
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise ValueError(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
@@ -149,6 +151,7 @@ class _HostLobby:
         self.on_code = on_code
         self.answer_timeout = answer_timeout
         self.config = config
+        self.advertisement = advertisement
         self.seated: dict[int, SecureChannel] = {}
         self.bot_tasks: dict[int, asyncio.Task[Table]] = {}
 
@@ -169,7 +172,12 @@ class _HostLobby:
             )
             await self._tell_seat(seat)
 
+    async def _announce(self) -> None:
+        if self.advertisement is not None:
+            await self.advertisement.set_seats(len(self.free), self.seats)
+
     async def _tell_seat(self, seat: int) -> None:
+        await self._announce()
         taken = len(self.seated) + 1
         with contextlib.suppress(TransportError):
             await self.seated[seat].send(encode("wait", seat=seat, seated=taken, of=self.seats))
@@ -269,6 +277,7 @@ class _HostLobby:
             channel = self.seated.pop(seat)
             self.event(LobbyEvent("unseated", why, seat, channel.peer))
             await channel.aclose(why[:150])
+        await self._announce()
         reason = "; ".join(lost.values())[:200]
         for channel in self.seated.values():
             with contextlib.suppress(TransportError):
@@ -301,11 +310,13 @@ async def host_table(
     on_code: Callable[[Listener], None] | None = None,
     answer_timeout: float = ANSWER_TIMEOUT,
     config: ChannelConfig = DEFAULT_CONFIG,
+    advertisement: Advertisement | None = None,
 ) -> Table:
     """Seat ``seats`` players (the host at 0, ``bots`` at their seats) through ``listener``.
 
     ``listener`` must be open with join-code words; ``on_code`` is called
-    whenever a failed attempt made a new code, to show it. Waits until the
+    whenever a failed attempt made a new code, to show it; ``advertisement``
+    (LAN discovery) is kept told how many seats are free. Waits until the
     table is seated and signed (wrap in ``asyncio.timeout`` to give up).
     """
     lobby = _HostLobby(
@@ -318,6 +329,7 @@ async def host_table(
         on_code=on_code or (lambda _listener: None),
         answer_timeout=answer_timeout,
         config=config,
+        advertisement=advertisement,
     )
     return await lobby.run()
 
