@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2p66.net.discovery import SERVICE_TYPE, Game, parse_seats, advertise, browse, open_tables
+from p2p66.net.discovery import SERVICE_TYPE, Game, advertise, browse, open_tables, parse_seats
 from p2p66.net.handshake import VERSION
 
 LOOPBACK = ["127.0.0.1"]
