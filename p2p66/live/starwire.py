@@ -19,6 +19,7 @@ from typing import Final
 
 import msgpack
 
+from p2p66.session.canonical import NonCanonical, unpack
 from p2p66.session.headacks import HeadAck, HeadAckError
 from p2p66.session.records import MAX_BODY, SIG_SIZE, Record, RecordError
 
@@ -56,9 +57,9 @@ def decode_star_message(data: bytes) -> StarMessage:
     if len(data) > MAX_STAR_MESSAGE:
         raise StarWireError(f"a star message has at most {MAX_STAR_MESSAGE} bytes")
     try:
-        obj = msgpack.unpackb(data, raw=False, strict_map_key=True)
-    except Exception as exc:  # msgpack raises many types; all mean "malformed"
-        raise StarWireError(f"a star message is msgpack, this is not: {exc}") from None
+        obj = unpack(data)
+    except NonCanonical as exc:
+        raise StarWireError(f"not a star message: {exc}") from None
     if not (isinstance(obj, list) and obj and type(obj[0]) is int):
         raise StarWireError("a star message is an array starting with its kind")
     message: StarMessage
@@ -74,6 +75,4 @@ def decode_star_message(data: bytes) -> StarMessage:
             raise StarWireError(f"unknown star message of kind {obj[0]} with {len(obj)} fields")
     except (RecordError, HeadAckError) as exc:
         raise StarWireError(str(exc)) from None
-    if message.encode() != data:
-        raise StarWireError("the star message is not in canonical encoding")
     return message

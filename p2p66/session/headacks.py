@@ -33,6 +33,7 @@ import msgpack
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from p2p66.session.canonical import NonCanonical, unpack
 from p2p66.session.records import HASH_SIZE, MAX_PARTIES, SIG_SIZE
 
 ACK_DOMAIN: Final = b"p2p66/head-ack/v1\x00"
@@ -90,9 +91,9 @@ class HeadAck:
         if len(data) > MAX_ACK_BYTES:
             raise HeadAckError(f"a head acknowledgement has at most {MAX_ACK_BYTES} bytes")
         try:
-            obj = msgpack.unpackb(data, raw=False, strict_map_key=True)
-        except Exception as exc:  # msgpack raises many types; all mean "malformed"
-            raise HeadAckError(f"head acknowledgement is not valid msgpack: {exc}") from None
+            obj = unpack(data)
+        except NonCanonical as exc:
+            raise HeadAckError(f"not a head acknowledgement: {exc}") from None
         if not (isinstance(obj, list) and len(obj) == 5):
             raise HeadAckError("a head acknowledgement is an array of 5 fields")
         seat, seq, head, sig, receipt = obj
@@ -111,10 +112,7 @@ class HeadAck:
                 if seat == HOST_SEAT
                 else "a joiner's acknowledgement carries the host's 64-byte receipt"
             )
-        ack = HeadAck(seat, seq, head, sig, receipt)
-        if ack.encode() != data:
-            raise HeadAckError("head acknowledgement is not in canonical encoding")
-        return ack
+        return HeadAck(seat, seq, head, sig, receipt)
 
 
 def make_head_ack(

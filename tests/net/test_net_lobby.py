@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -62,6 +63,20 @@ async def close_all(*tables: Table) -> None:
             await channel.aclose()
 
 
+def start_host(listener: Listener, events: list[LobbyEvent], **options: Any) -> asyncio.Task[Table]:
+    """The host's lobby as a task, reporting its events into ``events``."""
+    return asyncio.create_task(
+        host_table(
+            listener,
+            player("host", 0),
+            preset="p",
+            on_event=events.append,
+            config=CONFIG,
+            **options,
+        )
+    )
+
+
 async def until(events: list[LobbyEvent], kind: str, count: int) -> None:
     """Wait (under the test's timeout) until the host has reported ``count`` ``kind`` events."""
     while sum(e.kind == kind for e in events) < count:
@@ -83,16 +98,7 @@ def test_joiners_are_seated_in_order_of_arrival_and_all_sign(seats: int) -> None
     async def main() -> None:
         events: list[LobbyEvent] = []
         async with open_listener() as listener, asyncio.timeout(LIMIT):
-            host = asyncio.create_task(
-                host_table(
-                    listener,
-                    player("host", 0),
-                    seats=seats,
-                    preset="p",
-                    on_event=events.append,
-                    config=CONFIG,
-                )
-            )
+            host = start_host(listener, events, seats=seats)
             joined = []
             for n in range(1, seats):  # one after the other: arrival order is seat order
                 joined.append(
@@ -168,16 +174,7 @@ def test_a_second_joiner_with_a_seated_identity_and_one_too_many_are_turned_away
 
         events: list[LobbyEvent] = []
         async with open_listener() as listener, asyncio.timeout(LIMIT):
-            host = asyncio.create_task(
-                host_table(
-                    listener,
-                    player("host", 0),
-                    seats=3,
-                    preset="p",
-                    on_event=events.append,
-                    config=CONFIG,
-                )
-            )
+            host = start_host(listener, events, seats=3)
             first = asyncio.create_task(
                 join_table(code(listener), player("a", 1), decide=slow, config=CONFIG)
             )
@@ -209,16 +206,7 @@ def test_a_refusal_frees_the_seat_voids_the_seating_and_the_next_joiner_takes_it
             return "I wanted south-bend"
 
         async with open_listener() as listener, asyncio.timeout(LIMIT):
-            host = asyncio.create_task(
-                host_table(
-                    listener,
-                    player("host", 0),
-                    seats=3,
-                    preset="p",
-                    on_event=events.append,
-                    config=CONFIG,
-                )
-            )
+            host = start_host(listener, events, seats=3)
             stays = asyncio.create_task(join_table(code(listener), player("a", 1), config=CONFIG))
             await until(events, "seated", 1)
             with pytest.raises(SeatingRefused, match="south-bend"):
@@ -248,17 +236,7 @@ def test_a_wrong_code_makes_a_new_one_and_a_silent_connection_takes_no_seat() ->
 
         async with open_listener() as listener, asyncio.timeout(LIMIT):
             silent = socket.create_connection(("127.0.0.1", listener.port))
-            host = asyncio.create_task(
-                host_table(
-                    listener,
-                    player("host", 0),
-                    seats=3,
-                    preset="p",
-                    on_code=shown,
-                    on_event=events.append,
-                    config=CONFIG,
-                )
-            )
+            host = start_host(listener, events, seats=3, on_code=shown)
             with pytest.raises(WrongJoinCode):
                 await join_table(code(listener, OTHER_WORDS), player("x", 9), config=CONFIG)
             while not codes:
@@ -281,16 +259,7 @@ def test_a_malformed_answer_or_a_joiner_leaving_costs_that_joiner_its_seat() -> 
     async def main() -> None:
         events: list[LobbyEvent] = []
         async with open_listener() as listener, asyncio.timeout(LIMIT):
-            host = asyncio.create_task(
-                host_table(
-                    listener,
-                    player("host", 0),
-                    seats=3,
-                    preset="p",
-                    on_event=events.append,
-                    config=CONFIG,
-                )
-            )
+            host = start_host(listener, events, seats=3)
             rude = await join(code(listener), player("rude", 1), config=CONFIG)
             assert decode(await rude.recv(), "host")["t"] == "wait"
             leaver = await join(code(listener), player("gone", 2), config=CONFIG)
