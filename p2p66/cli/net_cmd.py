@@ -315,12 +315,6 @@ def _guarded(main: Coroutine[Any, Any, int]) -> int:
 
 
 def _options(preset_text: str, target: int | None) -> RuleOptions:
-    if is_table_preset(preset_text):
-        raise typer.BadParameter(
-            f"{preset_text} is a game for three or four players: for now it is played at a "
-            f"local table against bots (p2p66 play --preset {preset_text}), not over the network",
-            param_hint="--preset",
-        )
     try:
         options = preset(preset_text)
         return options.with_options(match_target=target) if target is not None else options
