@@ -40,7 +40,7 @@ from p2p66.live.starwire import (
 from p2p66.replay.fork import Evidence, ForkProof, StatementLog
 from p2p66.session.errors import CheatingDetected, LocalProtocolError, RemoteProtocolError
 from p2p66.session.headacks import HOST_SEAT, HeadAck, make_head_ack
-from p2p66.session.records import Chain, Record, RecordError
+from p2p66.session.records import GENESIS, Chain, Record, RecordError
 
 Sign = Callable[[bytes], bytes]
 Outgoing = tuple[int, bytes]
@@ -110,6 +110,9 @@ class StarHub:
         self.digests: list[bytes] = []
         self.acked: dict[int, int] = dict.fromkeys(seats.joiners, -1)
         """The last position each joiner acknowledged (-1: none yet)."""
+        self.dropped: list[tuple[int, Record]] = []
+        """Joiners' records that crossed a record the host had already passed on: void."""
+        self._void: dict[int, set[bytes]] = {s: set() for s in seats.joiners}
 
     def own(self, record: Record) -> list[Outgoing]:
         """The host's own next record: to every joiner, with its receipt."""
@@ -144,11 +147,28 @@ class StarHub:
             raise CheatingDetected(
                 f"record {record.seq} from seat {seat} is not signed by its key", seat
             )
+        if self._crossed(seat, record):
+            self.dropped.append((seat, record))
+            return None, []
         try:
             self.chain.check_next(record)
         except RecordError as exc:
             raise SeatFault(f"seat {seat}: {exc}", seat, kind="unchained") from None
         return record, self._keep(record, author=seat)
+
+    def _crossed(self, seat: int, record: Record) -> bool:
+        """True if ``record`` lost a race: it chains to a head the host held, since passed
+        (or to such a record of the same seat); the host's order wins and it is void."""
+        if record.prev in self._void[seat]:
+            self._void[seat].add(record.digest)
+            return True
+        if not record.seq < self.chain.next_seq:
+            return False
+        parent = self.digests[record.seq - 1] if record.seq > 0 else GENESIS
+        if record.prev != parent:
+            return False
+        self._void[seat].add(record.digest)
+        return True
 
     def _keep(self, record: Record, author: int | None) -> list[Outgoing]:
         self.chain.advance(record)
@@ -217,6 +237,9 @@ class StarSpoke:
         """Our own records the host has not receipted yet, oldest first."""
         self.acked: dict[int, int] = {s: -1 for s in seats.joiners if s != seat}
         """The last position each other joiner acknowledged, as relayed to us."""
+        self.voided: list[Record] = []
+        """Our records that crossed another on the way and lost (the host's order wins):
+        they are not in the chain; the session re-signs what still matters on the new head."""
 
     def own(self, record: Record) -> bytes:
         """Our own next record (already signed): what to send to the host."""
@@ -273,6 +296,8 @@ class StarSpoke:
         self._log(Evidence(receipt, record))  # a fork against an earlier receipt: proven here
         if record.author == self.seat:
             raise RelayFault(f"it sent us {where}, our own, back", kind="echo")
+        if self.pending and self._crossing(record):
+            self._void_pending()
         if self.pending:
             raise RelayFault(
                 f"it relayed {where} before its receipt for our record {self.pending[0].seq}",
@@ -291,6 +316,20 @@ class StarSpoke:
         self.chain.advance(record)
         self.digests.append(record.digest)
         return Delivery(record, self._acknowledge(record, receipt_sig))
+
+    def _crossing(self, record: Record) -> bool:
+        """True if ``record`` takes the place of our oldest unreceipted one (same seq and
+        parent): the two crossed, and the host's order put the other one first."""
+        mine = self.pending[0]
+        return (record.seq, record.prev) == (mine.seq, mine.prev)
+
+    def _void_pending(self) -> None:
+        first = self.pending[0].seq
+        self.voided.extend(self.pending)
+        self.pending.clear()
+        del self.digests[first:]
+        self.chain.next_seq = first
+        self.chain.head = self.digests[-1] if self.digests else GENESIS
 
     def _acknowledge(self, record: Record, receipt_sig: bytes) -> bytes:
         ack = make_head_ack(

@@ -246,3 +246,24 @@ def test_star_messages_round_trip(body: bytes, seq: int, sig: bytes) -> None:
     record = Record(seq, b"\x00" * 32, 1, body, sig)
     for message in (RecordMessage(record), RecordMessage(record, sig)):
         assert decode_star_message(message.encode()) == message
+
+
+def test_records_that_cross_on_the_way_are_void_for_their_author_and_blame_nobody() -> None:
+    star = Star.of(4)
+    _round(star, [0, 1])
+    host_move = star.record(0, b"the host's move")
+    resign = star.record(2, b"seat 2 resigns")
+    after = make_record(resign.seq + 1, resign.digest, 2, b"and says why", star.ids[2].sign)
+    star.joiner_writes(resign)  # sent at the same moment as the host's move...
+    star.joiner_writes(after)  # ...with a second record chained on it
+    star.host_writes(host_move)  # ...but the host's move comes first in the host's order
+    star.flush()
+    assert [r for _, r in star.hub.dropped] == [resign, after]
+    assert star.spokes[2].voided == [resign, after]
+    for spoke in star.spokes.values():
+        assert spoke.digests == star.hub.digests
+        assert spoke.waiting_for_receipt() is None
+    again = star.record(2, b"seat 2 resigns")  # re-signed on the head it now holds
+    star.joiner_writes(again)
+    star.flush()
+    assert star.delivered[1][-1] == again and star.delivered[3][-1] == again
