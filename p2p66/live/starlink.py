@@ -15,12 +15,34 @@ import contextlib
 from collections.abc import Mapping
 from typing import Final, Protocol
 
-from p2p66.live.star import RelayFault, StarHub, StarSpoke
+from p2p66.live.star import RelayFault, Seats, StarHub, StarSpoke
 from p2p66.net.errors import TransportError
+from p2p66.net.identity import Identity
+from p2p66.net.lobby import Table
 from p2p66.session.errors import ProtocolError
+from p2p66.session.headacks import HOST_SEAT
 from p2p66.session.records import Record
 
 RECEIPT_TIMEOUT: Final = 30.0
+
+
+def seats_of(table: Table) -> Seats:
+    """The star's ``Seats`` for a table the lobby seated: its table id and keys by seat."""
+    return Seats(table.table_id, tuple(p.public_key for p in table.seating.seats))
+
+
+def hub_for(table: Table, identity: Identity) -> HubLinks:
+    """The host's relay over the channels of its seated ``table`` (enter with ``async with``)."""
+    if table.seat != HOST_SEAT or table.seating.seats[0].public_key != identity.public_key:
+        raise ValueError("only the host (seat 0) runs the hub, with its own identity")
+    return HubLinks(StarHub(seats_of(table), identity.sign), table.channels)
+
+
+def spoke_for(table: Table, identity: Identity) -> SpokeLink:
+    """A joiner's (or bot's) relay end over its channel to the host (``async with``)."""
+    if table.seating.seats[table.seat].public_key != identity.public_key:
+        raise ValueError(f"seat {table.seat} is not this identity's")
+    return SpokeLink(StarSpoke(seats_of(table), table.seat, identity.sign), table.channels[0])
 
 
 class Link(Protocol):

@@ -157,11 +157,13 @@ class _HostLobby:
 
     @property
     def free(self) -> list[int]:
-        return [s for s in range(1, self.seats) if s not in self.seated]
+        """The seats still open to joiners (bot seats are never)."""
+        return [s for s in range(1, self.seats) if s not in self.seated and s not in self.bot_ids]
 
     def _rearm(self) -> None:
         """One attempt per free seat, so joiners arriving together do not lock each other out."""
-        self.listener.keep_code(attempts=len(self.free))
+        if self.free:
+            self.listener.keep_code(attempts=len(self.free))
 
     async def _seat_bots(self) -> None:
         for seat, bot in sorted(self.bot_ids.items()):
@@ -285,6 +287,7 @@ class _HostLobby:
 
     async def run(self) -> Table:
         try:
+            self._rearm()  # before anything waits: joiners may be knocking already
             await self._seat_bots()
             while True:
                 await self._fill()

@@ -315,3 +315,17 @@ def test_lobby_messages_decode_or_fail_naming_the_sender(data: bytes) -> None:
 def test_a_huge_lobby_message_is_refused_before_parsing() -> None:
     with pytest.raises(MalformedLobbyMessage, match="bob sent a 5000-byte"):
         decode(b"\x00" * 5000, "bob")
+
+
+@pytest.mark.timeout(30)
+def test_a_table_of_bots_only_is_seated_without_anyone_joining() -> None:
+    async def main() -> None:
+        bots = {1: player("b1", 11), 2: player("b2", 12)}
+        async with open_listener() as listener, asyncio.timeout(LIMIT):
+            hosted = await host_table(
+                listener, player("host", 0), seats=3, preset="p", bots=bots, config=CONFIG
+            )
+        check_same_table(hosted, list(hosted.bots.values()))
+        await close_all(hosted)
+
+    asyncio.run(main())
