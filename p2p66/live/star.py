@@ -112,12 +112,20 @@ class StarHub:
         """The last position each joiner acknowledged (-1: none yet)."""
         self.dropped: list[tuple[int, Record]] = []
         """Joiners' records that crossed a record the host had already passed on: void."""
-        self._void: dict[int, set[bytes]] = {s: set() for s in seats.joiners}
+        self._void: dict[int, set[bytes]] = {s: set() for s in range(len(seats.keys))}
 
     def own(self, record: Record) -> list[Outgoing]:
-        """The host's own next record: to every joiner, with its receipt."""
+        """The host's own next record: to every joiner, with its receipt.
+
+        A record of ours that crossed a joiner's (the host's session wrote it on a
+        head it had not yet seen passed) is void like a joiner's: nothing is sent,
+        it goes to ``dropped``, and the session re-signs on the new head.
+        """
         if record.author != HOST_SEAT:
             raise LocalProtocolError("the hub's own records are the host's (seat 0)")
+        if self._crossed(HOST_SEAT, record):
+            self.dropped.append((HOST_SEAT, record))
+            return []
         try:
             self.chain.check_next(record)
         except RecordError as exc:

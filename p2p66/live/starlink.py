@@ -125,10 +125,13 @@ class HubLinks:
             except TransportError as exc:
                 raise SeatLost(seat, exc) from None
 
-    async def send_own(self, record: Record) -> None:
-        """Our own record, to every joiner with its receipt."""
+    async def send_own(self, record: Record) -> bool:
+        """Our own record, to every joiner with its receipt; False if it crossed a joiner's
+        record that the pump had already passed on (then it is void: see ``StarHub.own``)."""
         async with self._lock:
-            await self._send(self.hub.own(record))
+            outgoing = self.hub.own(record)
+            await self._send(outgoing)
+        return bool(outgoing)
 
     async def next_record(self, timeout: float | None = None) -> Record:
         """The next joiner record, already checked and passed on to the others.

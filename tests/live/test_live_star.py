@@ -267,3 +267,16 @@ def test_records_that_cross_on_the_way_are_void_for_their_author_and_blame_nobod
     star.joiner_writes(again)
     star.flush()
     assert star.delivered[1][-1] == again and star.delivered[3][-1] == again
+
+
+def test_the_hosts_own_record_that_crossed_a_joiners_is_void_and_nothing_is_sent() -> None:
+    star = Star.of(3)
+    _round(star, [0])
+    stale = star.record(0, b"the host writes on the head it knows")
+    resign = star.record(1, b"seat 1 resigns")
+    star.joiner_writes(resign)
+    star.step_hub()  # the pump passes the resignation on first
+    assert star.hub.own(stale) == []
+    assert star.hub.dropped == [(0, stale)]
+    star.flush()
+    assert all(spoke.digests == star.hub.digests for spoke in star.spokes.values())
