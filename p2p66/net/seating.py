@@ -109,7 +109,8 @@ def decode(data: bytes, sender: str) -> dict[str, Any]:
     kind = message.get("t") if isinstance(message, dict) else None
     if not isinstance(message, dict) or not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedLobbyMessage(f"{sender} sent an unknown lobby message")
-    if list(message) != ["t", "v", *_FIELDS[kind]] or message["v"] != VERSION:
+    exact = type(message.get("v")) is int and message["v"] == VERSION
+    if list(message) != ["t", "v", *_FIELDS[kind]] or not exact:
         raise MalformedLobbyMessage(
             f"{sender}'s {kind!r} message needs exactly t, v {VERSION}, {', '.join(_FIELDS[kind])}"
         )

@@ -329,3 +329,9 @@ def test_a_table_of_bots_only_is_seated_without_anyone_joining() -> None:
         await close_all(hosted)
 
     asyncio.run(main())
+
+
+def test_a_lobby_message_with_true_for_its_version_is_refused() -> None:
+    data = encode("refuse", reason="x").replace(b"\xa1v\x01", b"\xa1v\xc3")
+    with pytest.raises(MalformedLobbyMessage, match="needs exactly t, v 1"):
+        decode(data, "bob")
