@@ -50,10 +50,11 @@ from p2p66.cli.internet import (
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_signal
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.cli.signals import REASONS, run_terminable
+from p2p66.cli.table_cmd import host_table_main, join_table_main
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
-from p2p66.engine.table import is_table_preset
+from p2p66.engine.table import is_table_preset, table_preset
 from p2p66.live.resume import (
     MatchInfo,
     ResumableWriter,
@@ -63,6 +64,7 @@ from p2p66.live.resume import (
     forget,
     restore,
 )
+from p2p66.live.tablelobby import TableHosting, parse_bot_seats
 from p2p66.net import (
     Identity,
     KnownPeers,
@@ -326,17 +328,23 @@ def _guarded(main: Coroutine[Any, Any, int]) -> int:
 
 
 def _options(preset_text: str, target: int | None) -> RuleOptions:
-    if is_table_preset(preset_text):
-        raise typer.BadParameter(
-            f"{preset_text} is a game for three or four players: for now it is played at a "
-            f"local table against bots (p2p66 play --preset {preset_text}), not over the network",
-            param_hint="--preset",
-        )
     try:
         options = preset(preset_text)
         return options.with_options(match_target=target) if target is not None else options
     except RuleOptionError as exc:
         raise typer.BadParameter(str(exc), param_hint="--preset") from None
+
+
+def _table_hosting(
+    preset_text: str, bot_seats: str | None, bot: str | None, listen: Listen
+) -> TableHosting:
+    players = table_preset(preset_text).players
+    try:
+        seats = parse_bot_seats(bot_seats, players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bot-seats") from None
+    bot_spec = _bot(bot) or "expert"
+    return TableHosting(preset_text, players, listen.bind, listen.port, listen.lan, seats, bot_spec)
 
 
 def _bot(spec: str | None) -> str | None:
@@ -403,9 +411,26 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--resume", help="Resume the match this player was hosting when it died."),
         ] = False,
+        bot_seats: Annotated[
+            str | None,
+            typer.Option(
+                "--bot-seats",
+                help="Three- or four-player games: the seats bots take, e.g. 1,3 (--bot picks "
+                "the bot).",
+            ),
+        ] = None,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
+        chosen = preset_text or config.preset
+        if is_table_preset(chosen) and not resume:
+            table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
+            seating = host_table_main(table, name or config.name, accept_timeout)
+            raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
+        if bot_seats is not None:
+            raise typer.BadParameter(
+                "bot seats are for games of three or four players", param_hint="--bot-seats"
+            )
         if resume:
             seat = Seat(_bot(bot), _seed(seed), plain, ascii_suits, replay_dir)
             listen = Listen(port, bind, lan, accept_timeout, move_time, once)
@@ -458,9 +483,18 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option("--wait", min=1, help="Seconds to wait for the host to use a reply code."),
         ] = 600,
+        table: Annotated[
+            bool,
+            typer.Option("--table", help="Join a table of three or four players with its code."),
+        ] = False,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
+        if table:
+            if code is None:
+                raise typer.BadParameter("--table needs the table's join code", param_hint="CODE")
+            seating = join_table_main(code, name, accept=yes)
+            raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None

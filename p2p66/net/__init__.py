@@ -28,6 +28,10 @@ and never sees frames, keys or sockets. Modules, bottom up:
 - ``reply``: reply codes: the host dials the joiner from its own port (TCP
   simultaneous open when neither router maps); the handshake roles stay.
 - ``netcheck``: what ``p2p66 net check`` reports.
+- ``seating``: the ``Seating`` of a table of three or more (its table id, the
+  signatures) and the lobby messages.
+- ``lobby``: ``host_table`` / ``join_table``: one code for a table, seats by
+  arrival, bots over memory channels, a seating every player signs.
 
 Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
 (a HANDSHAKE record), everything is a msgpack map with its type in ``"t"``::

@@ -210,6 +210,16 @@ class Listener:
                 f"for {only.name!r} ({only.fingerprint}) to reconnect; refused"
             )
 
+    def keep_code(self, attempts: int = 1) -> None:
+        """Arm the current words again for ``attempts`` attempts, concurrent or not.
+
+        A lobby seats several joiners with one code and allows one attempt per
+        free seat; after a failed attempt it makes a new code (``renew_code``).
+        """
+        if self._words is None:
+            raise LocalTransportError("this host takes no join codes")
+        self._slot.renew(self._words, attempts)
+
     def renew_code(self, rng: random.Random | None = None) -> tuple[str, ...]:
         """Arm a fresh code (the old one is forgotten) and return its words."""
         self._words = generate_words(rng)

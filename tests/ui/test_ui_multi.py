@@ -112,15 +112,18 @@ def test_play_command_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert bad.exit_code == 2 and "unknown bot" in bad.output
 
 
-def test_host_and_join_say_where_the_table_games_are_played(
+def test_host_takes_bot_seats_only_for_the_table_games_and_leaves_a_seat_to_join(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """(The table games are seated over the network: tests/live/test_live_table_lobby.py.)"""
     from p2p66.cli.app import app
 
     monkeypatch.setenv("P2P66_HOME", str(tmp_path))
-    result = CliRunner().invoke(app, ["host", "--preset", "north-american"])
-    assert result.exit_code == 2
-    assert "local table" in result.output and "p2p66 play --preset" in result.output
+    runner = CliRunner()
+    full = runner.invoke(app, ["host", "--preset", "north-american", "--bot-seats", "1,2,3"])
+    assert full.exit_code == 2 and "a person who joins" in full.output
+    two = runner.invoke(app, ["host", "--preset", "sixty-six", "--bot-seats", "1"])
+    assert two.exit_code == 2 and "three or four players" in two.output
 
 
 def test_a_table_preset_can_be_the_default_of_play(
