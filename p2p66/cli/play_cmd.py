@@ -70,7 +70,11 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         ] = False,
         seed: Annotated[
             int | None,
-            typer.Option("--seed", help="Shuffle seed: the same seed deals the same cards."),
+            typer.Option(
+                "--seed",
+                help="Deal from this seed: the same seed, rules and moves deal the same cards "
+                "on any computer (both seats' keys and shuffles come from it).",
+            ),
         ] = None,
         target: Annotated[
             int | None, typer.Option("--target", min=1, help="Game points that win the match.")
@@ -107,6 +111,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
             name=name or config.name or "",  # empty: the identity's own name
             bot_delay=delay,
+            seeded=seed is not None,
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())

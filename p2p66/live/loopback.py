@@ -19,6 +19,7 @@ from pathlib import Path
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.options import preset_label
+from p2p66.live.derived import derived_identity, derived_rng
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
@@ -63,6 +64,27 @@ def default_verify(path: Path) -> str:
     return f"Replay saved to {path}.\nVerified: {report.headline()}."
 
 
+def _seats(
+    settings: PlaySettings, bot_name: str, deterministic: bool
+) -> tuple[Identity, Identity, tuple[Rng, Rng]]:
+    """Both seats' identities and randomness.
+
+    A seed the player chose (``settings.seeded``) or a test (``deterministic``)
+    derives every secret of both seats from the seed, as the match runner does,
+    so the same seed and rules deal the same cards on any computer; the player
+    keeps their name but plays under the seed's key. Otherwise the player is
+    their own identity and both draw from the OS.
+    """
+    mine = load_or_create_identity()
+    name = settings.name or mine.name
+    if settings.seeded or deterministic:
+        key = f"play:{settings.seed}"
+        seats = (derived_identity(name, key, 0), derived_identity(bot_name, key, 1))
+        return (*seats, (derived_rng(key, 0), derived_rng(key, 1)))
+    me = Identity(name, mine.private_key)
+    return me, Identity.generate(bot_name), (system_rng, system_rng)
+
+
 @asynccontextmanager
 async def loopback_table(
     settings: PlaySettings,
@@ -73,12 +95,8 @@ async def loopback_table(
     verify: VerifyFn | None = default_verify,
 ) -> AsyncIterator[Table]:
     """A match against ``settings.bot`` as a real peer over loopback TCP."""
-    me = load_or_create_identity()
-    me = Identity(settings.name, me.private_key) if settings.name else me
     bot_name = bot_label(settings.bot)
-    bot_id = Identity.generate(bot_name[:32])
-    host_rng: Rng = seeded_rng(settings.seed, 0) if deterministic else system_rng
-    bot_rng: Rng = seeded_rng(settings.seed, 1) if deterministic else system_rng
+    me, bot_id, (host_rng, bot_rng) = _seats(settings, bot_name[:32], deterministic)
     host_peer = Peer(0, signer_of(me), options=settings.options, soundness=soundness, rng=host_rng)
     bot_peer = Peer(1, signer_of(bot_id), rng=bot_rng)
     path = replay_path(preset_label(settings.options), replay_dir)

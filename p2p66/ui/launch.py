@@ -32,6 +32,9 @@ class PlaySettings:
     seed: int
     name: str  # empty when the player never chose one: the table then picks
     bot_delay: float = 0.6
+    seeded: bool = False
+    """The player chose the seed (``--seed``): the table deals from it alone, a practice
+    deal anyone with the seed can see. Only for a game against a bot on this computer."""
 
 
 HINT_BOT = "strong"  # the bot that answers h in a practice game
