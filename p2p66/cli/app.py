@@ -21,9 +21,10 @@ from p2p66.cli import (
     tournament_cmd,
 )
 from p2p66.cli.crash import report_crash
-from p2p66.cli.output import forgiving_streams, markup_mode
+from p2p66.cli.output import flags_as_flags, forgiving_streams, markup_mode
 from p2p66.live.loopback import loopback_table
 
+flags_as_flags()
 app = typer.Typer(
     name="p2p66",
     help="Sixty-Six and Schnapsen between two peers: no server, no trust.",

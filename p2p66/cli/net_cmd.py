@@ -352,7 +352,12 @@ def register(app: typer.Typer) -> None:
         preset_text: Annotated[
             str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
         ] = None,
-        target: Annotated[int | None, typer.Option("--target", min=1)] = None,
+        target: Annotated[
+            int | None,
+            typer.Option(
+                "--target", min=1, help="Game points that win the match (default: the preset's)."
+            ),
+        ] = None,
         soundness_text: Annotated[
             str,
             typer.Option(
@@ -364,11 +369,26 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
+        name: Annotated[
+            str | None,
+            typer.Option(
+                "--name", help="Your name for this match (default: config, then identity)."
+            ),
+        ] = None,
+        plain: Annotated[
+            bool,
+            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
+        ] = False,
+        ascii_suits: Annotated[
+            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
+        ] = False,
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        replay_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--replay-dir", help="Where the replay goes (default: the data directory)."
+            ),
+        ] = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
         upnp: Annotated[
             bool | None,
@@ -416,7 +436,12 @@ def register(app: typer.Typer) -> None:
         code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
         *,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
+        name: Annotated[
+            str | None,
+            typer.Option(
+                "--name", help="Your name for this match (default: config, then identity)."
+            ),
+        ] = None,
         yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
         rematch: Annotated[
             str | None,
@@ -424,10 +449,20 @@ def register(app: typer.Typer) -> None:
                 "--rematch", help="HOST:PORT of a host you played before: no code needed."
             ),
         ] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
+        plain: Annotated[
+            bool,
+            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
+        ] = False,
+        ascii_suits: Annotated[
+            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
+        ] = False,
         seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        replay_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--replay-dir", help="Where the replay goes (default: the data directory)."
+            ),
+        ] = None,
         resume: Annotated[
             bool,
             typer.Option("--resume", help="Resume the match this player had joined when it died."),

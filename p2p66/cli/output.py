@@ -41,6 +41,29 @@ def markup_mode(env: Mapping[str, str] | None = None) -> MarkupMode:
     return None if plain else "rich"
 
 
+def flags_as_flags() -> None:
+    """Show a flag in rich ``--help`` as a flag: ``--plain``, not ``--plain <bool>``.
+
+    typer 0.29's rich help gives every option a type column, flags included, as
+    if ``--plain`` took a value (its plain help, like click's, does not). A
+    flag's type column is left empty; every other option keeps its own.
+    """
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "flags_as_flags", False):
+        return  # an older typer without the column, or already done
+
+    def display_type_rich(self: TyperOption, ctx: typer.Context) -> str | None:
+        if self.is_flag and not self.count:
+            return None
+        result: str | None = shown(self, ctx)
+        return result
+
+    display_type_rich.flags_as_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
 def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -95,6 +118,7 @@ def silence_stdout() -> None:
 
 __all__ = [
     "EXIT_READER_GONE",
+    "flags_as_flags",
     "forgiving_streams",
     "markup_mode",
     "printable",

@@ -55,7 +55,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
         ] = False,
         ascii_suits: Annotated[
-            bool, typer.Option("--ascii", help="Suit letters C D H S instead of symbols.")
+            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
         ] = False,
         words: Annotated[
             bool,
