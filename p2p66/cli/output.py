@@ -19,7 +19,7 @@ import io
 import os
 import sys
 from collections.abc import Mapping
-from typing import Final, Literal, TextIO
+from typing import Any, Final, Literal, TextIO
 
 import typer
 
@@ -54,7 +54,7 @@ def flags_as_flags() -> None:
     if shown is None or getattr(shown, "flags_as_flags", False):
         return  # an older typer without the column, or already done
 
-    def display_type_rich(self: TyperOption, ctx: typer.Context) -> str | None:
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:  # typer's own click
         if self.is_flag and not self.count:
             return None
         result: str | None = shown(self, ctx)
