@@ -47,6 +47,7 @@ from p2p66.cli.internet import (
     run_terminable,
 )
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
+from p2p66.cli.output import fitted, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
@@ -120,7 +121,8 @@ class Seat:
 
 
 def _say(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    """A line for the person hosting or joining (stderr), wrapped at words on a terminal."""
+    sys.stderr.write(fitted(text, terminal_width(sys.stderr)) + "\n")
     sys.stderr.flush()
 
 

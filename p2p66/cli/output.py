@@ -24,6 +24,7 @@ from typing import Any, Final, Literal, TextIO
 import typer
 
 from p2p66.ui.escape import printable, printable_lines
+from p2p66.ui.render import plain, wrap
 
 MarkupMode = Literal["rich"] | None
 
@@ -62,6 +63,28 @@ def flags_as_flags() -> None:
 
     display_type_rich.flags_as_flags = True  # type: ignore[attr-defined]
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+def terminal_width(stream: TextIO) -> int | None:
+    """The width of the terminal ``stream`` writes to; None for a pipe or a file."""
+    if not _is_tty(stream):
+        return None
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError):
+        return None
+
+
+def fitted(text: str, width: int | None) -> str:
+    """``text`` wrapped at spaces to ``width`` columns, as the board wraps its log.
+
+    A terminal breaks a long line wherever its edge falls, mid-word; a pipe or a
+    log (``width`` None) keeps each message on one line for whoever reads it.
+    A word longer than the line (a path, a join code) is never broken.
+    """
+    if width is None:
+        return text
+    return plain(wrap([("", text)], max(width, 20)))
 
 
 def _is_tty(stream: TextIO) -> bool:
@@ -118,6 +141,7 @@ def silence_stdout() -> None:
 
 __all__ = [
     "EXIT_READER_GONE",
+    "fitted",
     "flags_as_flags",
     "forgiving_streams",
     "markup_mode",
@@ -125,5 +149,6 @@ __all__ = [
     "reader_gone",
     "say",
     "silence_stdout",
+    "terminal_width",
     "wants_plain",
 ]
