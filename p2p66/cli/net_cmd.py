@@ -256,9 +256,9 @@ async def _play_bot(
         elif isinstance(event, ev.AuditCalled):
             _say(f"hand {event.number} stops for an audit: {event.reason}")
         elif isinstance(event, ev.Resigned):
-            _say(f"{m.names[event.seat]} resigned: {event.reason}")
+            _say(f"{names[event.seat]} resigned: {event.reason}")
         elif isinstance(event, ev.Abandoned):
-            _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
+            _say(f"{names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
         nonlocal bot, decider
@@ -301,7 +301,7 @@ async def _play_bot(
             bot.close()
         channel.close()
     links.writer.close()
-    _say(default_verify(path))
+    _say(default_verify(path, None))  # the bot's owner reads about the bot by its name
     return exit_code(peer, None)
 
 

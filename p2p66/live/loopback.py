@@ -23,7 +23,7 @@ from p2p66.live.derived import derived_identity, derived_rng
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
-from p2p66.net.identity import load_or_create_identity, replays_dir
+from p2p66.net.identity import distinct_names, load_or_create_identity, replays_dir
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.replay.verify import verify_file
 from p2p66.session.peer import Peer, Signer
@@ -55,12 +55,15 @@ def replay_path(options_name: str | None, directory: Path | None = None) -> Path
     return path
 
 
-VerifyFn = Callable[[Path], str]
+VerifyFn = Callable[[Path, int | None], str]
 
 
-def default_verify(path: Path) -> str:
-    """A one-line verdict on a finished replay, by the same verifier as ``p2p66 verify``."""
+def default_verify(path: Path, seat: int | None) -> str:
+    """The verdict on a finished replay, by the same verifier as ``p2p66 verify``, told to
+    the player at ``seat`` ("you win the match"); ``None``: to nobody in particular."""
     report = verify_file(path).report
+    if seat is not None:
+        report = report.seen_by(seat)
     return f"Replay saved to {path}.\nVerified: {report.headline()}."
 
 
@@ -101,7 +104,7 @@ async def loopback_table(
     bot_peer = Peer(1, signer_of(bot_id), rng=bot_rng)
     path = replay_path(preset_label(settings.options), replay_dir)
     writer = ReplayWriter(path)
-    table = NetworkTable(host_peer, (me.name, bot_name), path)
+    table = NetworkTable(host_peer, distinct_names(me.public, bot_id.public), path)
     table.verify = verify
     listener = await Listener.open(
         me,

@@ -103,7 +103,8 @@ class NetworkTable:
         self._over = False
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
-        self.verify: Callable[[Path], str] | None = None
+        self.verify: Callable[[Path, int | None], str] | None = None
+        """The verdict on the replay, told to the player at a seat ("you win the match")."""
         self.leave_reason = "left the match"
         """What a resignation on leaving says (a signal sets it before the screen is stopped)."""
         self.failure: str | None = None
@@ -149,7 +150,7 @@ class NetworkTable:
         if running and path is not None and path.exists():  # leaving early loses nothing
             verdict = f"The replay so far is in {path}."
             if self.verify is not None:
-                verdict = await asyncio.to_thread(self.verify, path)
+                verdict = await asyncio.to_thread(self.verify, path, self.seat)
             self._events.put_nowait(Notice(verdict))
         m = self.peer.machine
         self._finish(1 - self.seat if m.resigned == self.seat else None)
@@ -237,7 +238,7 @@ class NetworkTable:
             self.failure = "internal"
             self._events.put_nowait(PeerError(f"the match stopped: {type(exc).__name__}: {exc}"))
         if self.replay_path is not None and self.verify is not None:
-            verdict = await asyncio.to_thread(self.verify, self.replay_path)
+            verdict = await asyncio.to_thread(self.verify, self.replay_path, self.seat)
             self._events.put_nowait(Notice(verdict))
         m = self.peer.machine
         self._finish(m.match.winner if m.match is not None else None)
