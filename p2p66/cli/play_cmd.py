@@ -85,6 +85,12 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         delay: Annotated[
             float, typer.Option("--delay", min=0.0, help="Seconds the bot waits before moving.")
         ] = 0.6,
+        clock: Annotated[
+            bool,
+            typer.Option(
+                "--clock", help="Show your time on this move and this hand in the status bar."
+            ),
+        ] = False,
     ) -> None:
         """Play a match against a bot."""
         config = user_config()
@@ -111,6 +117,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
             name=name or config.name or "",  # empty: the identity's own name
             bot_delay=delay,
+            clock=clock,
             seeded=seed is not None,
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines

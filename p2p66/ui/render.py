@@ -375,11 +375,12 @@ def _keys(view: PlayerView) -> str:
     return " · " + " · ".join([*keys, "? help"])
 
 
-def status_bar(screen: Screen, width: int = 200) -> FormattedText:
+def status_bar(screen: Screen, width: int = 200, clock: list[str] | None = None) -> FormattedText:
     """Match score, opponent, connection, whose turn: the bottom toolbar, within ``width``.
 
     Each part has shorter wordings; the longest combination that fits is shown,
     so "Expert Bot's turn" survives on 80 columns and the bar is never cut.
+    ``clock`` (``play --clock``) adds the move clock's wordings, longest first.
     """
     voice = screen.voice
     me, other = voice.seat, 1 - voice.seat
@@ -394,13 +395,20 @@ def status_bar(screen: Screen, width: int = 200) -> FormattedText:
     links = [_connection(screen), _connection(screen).split(",")[0]]
     turns = _turn_words(screen)
     alert = screen.connection.state in ("reconnecting", "closed")
+    parts = (scores, [f"vs {who}", ""], links, turns)
+    # the clock was asked for: it goes only when nothing else can give way
+    combos = (
+        [*_wordings(*parts, clock), *_wordings(*parts, [""])] if clock else _wordings(*parts, [""])
+    )
     fragments: Fragments = []
-    for score, opponent, link, turn in _wordings(scores, [f"vs {who}", ""], links, turns):
+    for score, opponent, link, turn, timed in combos:
         fragments = [("class:status", f" {score} ")]
         if opponent:
             fragments.append(("class:status", f"│ {opponent} "))
         fragments.append(("class:status.alert" if alert else "class:status", f"│ {link} "))
         fragments.append(("class:status", f"│ {turn} "))
+        if timed:
+            fragments.append(("class:status", f"│ {timed} "))
         if get_cwidth(plain(fragments)) <= width:
             break
     return FormattedText(fragments)

@@ -38,6 +38,7 @@ from p2p66.engine import IllegalMoveError
 from p2p66.engine.cards import Card
 from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import TextStyle, shown, speak
+from p2p66.ui.clock import MoveClock
 from p2p66.ui.entry import (
     AskHint,
     Help,
@@ -55,7 +56,16 @@ from p2p66.ui.narrate import Voice
 from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
-from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
+from p2p66.ui.table import (
+    HandOver,
+    HandStarted,
+    MatchOver,
+    MovePlayed,
+    Notice,
+    PeerError,
+    Table,
+    TableEvent,
+)
 
 KEEP_READING = "(Type your next move, or press Esc, to close this.)"
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
@@ -63,6 +73,7 @@ CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
 LEAVE_WINDOW = 3.0  # seconds within which a second Ctrl-C leaves the match
 FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
+CLOCK_TICK = 1.0  # seconds between redraws of the move clock
 
 
 class TerminalUI:
@@ -77,8 +88,12 @@ class TerminalUI:
         output: Output | None = None,
         patch: bool = True,
         hint_bot: TableBot | None = None,
+        clock: bool = False,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
+        self.clock = MoveClock() if clock else None  # play --clock: your time, in the status bar
+        self._now = now
         self.style = style
         self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.screen = Screen(Voice(table.seat, table.names, style))
@@ -89,7 +104,10 @@ class TerminalUI:
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
             message=self._message,
-            bottom_toolbar=lambda: self._shown(status_bar(self.screen, self._size().columns)),
+            bottom_toolbar=lambda: self._shown(
+                status_bar(self.screen, self._size().columns, self._clock_words())
+            ),
+            refresh_interval=CLOCK_TICK if clock else 0,  # the clock ticks on the status bar
             completer=_LegalMoves(self),
             complete_while_typing=True,
             validator=_MoveValidator(self),
@@ -188,6 +206,7 @@ class TerminalUI:
             event = await self.table.next_event()
             was_mine = self.screen.my_turn
             self.screen, sentences = advance(self.screen, event)
+            self._time(event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
             if isinstance(event, HandOver):
@@ -202,6 +221,22 @@ class TerminalUI:
             if isinstance(event, MatchOver):
                 self._leave_prompt()
                 return
+
+    def _time(self, event: TableEvent) -> None:
+        """Stop the move clock when the player's move is played, start it when one is due
+        (after winning a trick the next move is theirs at once: a new move, timed anew)."""
+        if self.clock is None:
+            return
+        now = self._now()
+        if isinstance(event, HandStarted):
+            self.clock = self.clock.new_hand()
+        if isinstance(event, MovePlayed) and event.seat == self.screen.voice.seat:
+            self.clock = self.clock.moved(now)
+        if self.screen.my_turn:
+            self.clock = self.clock.turn(now)
+
+    def _clock_words(self) -> list[str] | None:
+        return None if self.clock is None else self.clock.wordings(self._now())
 
     def _leave_prompt(self) -> None:
         app = self.session.app
