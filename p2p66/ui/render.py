@@ -35,6 +35,7 @@ from p2p66.ui.screen import Screen
 LOG_LINES = 5
 Fragments = StyleAndTextTuples
 CONTINUED = "    "  # the indent of a wrapped line's continuation
+SIDE_GAP = "  "  # between the trump card and the card on the table
 _TOKENS = re.compile(r"\S+\s*|\s+")
 
 
@@ -185,13 +186,13 @@ def _pictures(
     for caption in (f"{who} led" + (" (marriage)" if view.lead_is_marriage else ""), "Led"):
         table = Picture(view.lead, caption if view.lead is not None else "Table")
         side = [trump, table]
-        if pictures_width(hand) + 4 + pictures_width(side) + 1 <= width:
+        if pictures_width(hand) + 4 + pictures_width(side, SIDE_GAP) + 1 <= width:
             break
     else:
         return None
     hand_rows = picture_rows(hand, style, on_click=on_click)
     hand_rows[0] = [("class:label", "Your hand".ljust(pictures_width(hand)))]
-    side_rows = picture_rows(side, style, gap="  ")
+    side_rows = picture_rows(side, style, gap=SIDE_GAP)
     return [
         [*mine, ("", "    "), *theirs] for mine, theirs in zip(hand_rows, side_rows, strict=True)
     ]
