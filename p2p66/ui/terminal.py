@@ -53,7 +53,7 @@ from p2p66.ui.entry import (
 from p2p66.ui.explain import help_lines
 from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, lines_of, plain, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import (
@@ -442,4 +442,7 @@ class _MoveValidator(Validator):
         if isinstance(entry, Rejected):
             clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
             reason = speak(entry.reason, self.ui.style)
-            raise ValidationError(cursor_position=len(document.text), message=reason + clear)
+            # wrapped at words here: the toolbar itself would break it mid-word at the edge
+            width = self.ui.session.output.get_size().columns
+            message = plain(wrap([("", reason + clear)], width))
+            raise ValidationError(cursor_position=len(document.text), message=message)
