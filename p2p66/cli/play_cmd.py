@@ -131,9 +131,10 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             typer.echo(f"p2p66: cannot use the p2p66 home ({home_dir()}): {exc}", err=True)
             raise typer.Exit(EXIT_REPLAY) from None
         over = screen.match_over
-        raise typer.Exit(
-            ending_code(failure, finished=over is not None and over.winner is not None)
-        )
+        resigned = None if over is None else over.resigned
+        left = None if resigned is None else resigned == screen.voice.seat  # q is a resignation
+        finished = over is not None and over.winner is not None
+        raise typer.Exit(ending_code(failure, finished=finished, left=left))
 
 
 def play_multi(

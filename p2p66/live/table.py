@@ -250,4 +250,4 @@ class NetworkTable:
         self._over = True
         m = self.peer.machine
         points = m.match.game_points if m.match is not None else (0, 0)
-        self._events.put_nowait(MatchOver(winner, points))
+        self._events.put_nowait(MatchOver(winner, points, m.resigned))

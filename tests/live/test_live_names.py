@@ -24,6 +24,8 @@ def test_the_verdict_after_a_practice_game_calls_the_player_you(tmp_path: Path) 
     assert "Verified: valid: you resigned (left the match); Expert Bot wins the match." in (
         played.stdout
     )
+    assert "You resigned, so Expert Bot wins the match (you 0, Expert Bot 0)." in played.stdout
+    assert played.returncode == 7  # left early: q is a resignation
     assert "Zelda" not in played.stdout  # the player is never called by their own name
 
 
