@@ -47,7 +47,7 @@ from p2p66.cli.internet import (
     run_terminable,
 )
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
-from p2p66.cli.output import fitted, terminal_width
+from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
@@ -181,7 +181,8 @@ async def _play(
         config = load_config()
         plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
+        ascii_only = seat.ascii_suits or config.ascii or not shows_symbols(sys.stdout)
+        style = TextStyle(ascii=ascii_only, color=color)
         ui = asyncio.create_task(run_ui(table, style, plain=plain))
         signalled = await until_done_or_signal(
             ui, LEAVE_SIGNALS, lambda reason: setattr(table, "leave_reason", reason)

@@ -65,6 +65,22 @@ def flags_as_flags() -> None:
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
+SYMBOLS: Final = "♠♥♦♣·│→┌─┐└┘"
+"""The characters the table draws with besides ASCII: suits, separators, card boxes."""
+
+
+def shows_symbols(stream: TextIO) -> bool:
+    """Whether ``stream``'s encoding can write the table's symbols; if not (an ASCII or
+    Latin-1 locale, ``PYTHONIOENCODING=ascii``), the table is drawn as under ``--ascii``
+    instead of with "?" for every suit."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        SYMBOLS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def terminal_width(stream: TextIO) -> int | None:
     """The width of the terminal ``stream`` writes to; None for a pipe or a file."""
     if not _is_tty(stream):
@@ -148,6 +164,7 @@ __all__ = [
     "printable",
     "reader_gone",
     "say",
+    "shows_symbols",
     "silence_stdout",
     "terminal_width",
     "wants_plain",

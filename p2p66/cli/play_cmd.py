@@ -23,6 +23,7 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
+from p2p66.cli.output import shows_symbols
 from p2p66.engine import RuleOptionError, preset
 from p2p66.engine.table import is_table_preset
 from p2p66.net.identity import IdentityError, home_dir
@@ -94,11 +95,12 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
     ) -> None:
         """Play a match against a bot."""
         config = user_config()
+        ascii_only = ascii_suits or config.ascii or not shows_symbols(sys.stdout)
         bot = vs or config.bot
         chosen = preset_name or config.preset
         if is_table_preset(chosen):
             plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
-            style = TextStyle(ascii=ascii_suits or config.ascii, color=False, words=words)
+            style = TextStyle(ascii=ascii_only, color=False, words=words)
             code = play_multi(chosen, vs, seed=seed, target=target, plain=plain, style=style)
             raise typer.Exit(code)
         try:
@@ -122,9 +124,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(
-            ascii=ascii_suits or config.ascii, color=color, four_colour=four_colour, words=words
-        )
+        style = TextStyle(ascii=ascii_only, color=color, four_colour=four_colour, words=words)
         try:
             screen, failure = asyncio.run(play(settings, table_factory, style, plain=plain))
         except (OSError, IdentityError) as exc:

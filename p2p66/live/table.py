@@ -207,7 +207,7 @@ class NetworkTable:
             )
         elif isinstance(event, ev.Resigned):
             who = "You" if event.seat == self.seat else self._names[event.seat]
-            self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))
+            self._events.put_nowait(Notice(f"{who} resigned: {event.reason}."))
         elif isinstance(event, ev.RulesRefused):
             # Only the joiner (seat 1) answers the rules.
             if self.seat == 1:
