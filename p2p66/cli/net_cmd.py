@@ -385,7 +385,12 @@ def register(app: typer.Typer) -> None:
         ascii_suits: Annotated[
             bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
         ] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
+        seed: Annotated[
+            int | None,
+            typer.Option(
+                "--seed", help="Seed of the --bot's play (never of the deal: that stays secret)."
+            ),
+        ] = None,
         replay_dir: Annotated[
             Path | None,
             typer.Option(
@@ -459,7 +464,12 @@ def register(app: typer.Typer) -> None:
         ascii_suits: Annotated[
             bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
         ] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
+        seed: Annotated[
+            int | None,
+            typer.Option(
+                "--seed", help="Seed of the --bot's play (never of the deal: that stays secret)."
+            ),
+        ] = None,
         replay_dir: Annotated[
             Path | None,
             typer.Option(
