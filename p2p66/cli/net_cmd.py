@@ -49,6 +49,7 @@ from p2p66.cli.internet import (
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
 from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
+from p2p66.cli.table_options import AsciiOnly, BotSeed, Plain, PlayerName, ReplayDir
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -372,31 +373,11 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[
-            str | None,
-            typer.Option(
-                "--name", help="Your name for this match (default: config, then identity)."
-            ),
-        ] = None,
-        plain: Annotated[
-            bool,
-            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
-        ] = False,
-        ascii_suits: Annotated[
-            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
-        ] = False,
-        seed: Annotated[
-            int | None,
-            typer.Option(
-                "--seed", help="Seed of the --bot's play (never of the deal: that stays secret)."
-            ),
-        ] = None,
-        replay_dir: Annotated[
-            Path | None,
-            typer.Option(
-                "--replay-dir", help="Where the replay goes (default: the data directory)."
-            ),
-        ] = None,
+        name: PlayerName = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
         upnp: Annotated[
             bool | None,
@@ -444,12 +425,7 @@ def register(app: typer.Typer) -> None:
         code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
         *,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[
-            str | None,
-            typer.Option(
-                "--name", help="Your name for this match (default: config, then identity)."
-            ),
-        ] = None,
+        name: PlayerName = None,
         yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
         rematch: Annotated[
             str | None,
@@ -457,25 +433,10 @@ def register(app: typer.Typer) -> None:
                 "--rematch", help="HOST:PORT of a host you played before: no code needed."
             ),
         ] = None,
-        plain: Annotated[
-            bool,
-            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
-        ] = False,
-        ascii_suits: Annotated[
-            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
-        ] = False,
-        seed: Annotated[
-            int | None,
-            typer.Option(
-                "--seed", help="Seed of the --bot's play (never of the deal: that stays secret)."
-            ),
-        ] = None,
-        replay_dir: Annotated[
-            Path | None,
-            typer.Option(
-                "--replay-dir", help="Where the replay goes (default: the data directory)."
-            ),
-        ] = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         resume: Annotated[
             bool,
             typer.Option("--resume", help="Resume the match this player had joined when it died."),

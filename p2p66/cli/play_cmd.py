@@ -24,6 +24,7 @@ from p2p66.cli.exits import (
     user_config,
 )
 from p2p66.cli.output import shows_symbols
+from p2p66.cli.table_options import AsciiOnly, Plain, PlayerName
 from p2p66.engine import RuleOptionError, preset
 from p2p66.engine.table import is_table_preset
 from p2p66.net.identity import IdentityError, home_dir
@@ -51,13 +52,8 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
                 "south-bend, cut-throat.",
             ),
         ] = None,
-        plain: Annotated[
-            bool,
-            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
-        ] = False,
-        ascii_suits: Annotated[
-            bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
-        ] = False,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
         words: Annotated[
             bool,
             typer.Option("--words", help="Cards as words (the ace of spades): for screen readers."),
@@ -80,9 +76,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         target: Annotated[
             int | None, typer.Option("--target", min=1, help="Game points that win the match.")
         ] = None,
-        name: Annotated[
-            str | None, typer.Option("--name", help="Your name for this match.")
-        ] = None,
+        name: PlayerName = None,
         delay: Annotated[
             float, typer.Option("--delay", min=0.0, help="Seconds the bot waits before moving.")
         ] = 0.6,
