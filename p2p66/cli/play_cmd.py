@@ -83,7 +83,8 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         clock: Annotated[
             bool,
             typer.Option(
-                "--clock", help="Show your time on this move and this hand in the status bar."
+                "--clock",
+                help="Show your time on this move and this hand (--plain: after each move).",
             ),
         ] = False,
     ) -> None:

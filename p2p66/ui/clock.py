@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from p2p66.ui.screen import Screen
+from p2p66.ui.table import HandStarted, MovePlayed, TableEvent
+
 
 @dataclass(frozen=True, slots=True)
 class MoveClock:
@@ -40,6 +43,20 @@ class MoveClock:
             return self.last, self.hand
         running = max(0.0, now - self.since)
         return running, self.hand + running
+
+    def after(self, event: TableEvent, screen: Screen, now: float) -> MoveClock:
+        """The clock once ``event`` made ``screen``: stopped when the player's move is
+        played, started when a move is due (after winning a trick the next one is theirs
+        at once: a new move, timed anew)."""
+        clock = self.new_hand() if isinstance(event, HandStarted) else self
+        if isinstance(event, MovePlayed) and event.seat == screen.voice.seat:
+            clock = clock.moved(now)
+        return clock.turn(now) if screen.my_turn else clock
+
+    def sentence(self) -> str:
+        """The last move's time in words, for ``--plain``."""
+        move, hand = clock_text(self.last), clock_text(self.hand)
+        return f"That move took {move}; this hand so far {hand}."
 
     def wordings(self, now: float) -> list[str]:
         """The clock for the status bar, longest first."""

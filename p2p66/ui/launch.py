@@ -86,10 +86,10 @@ async def run_ui(
     """The full screen or ``--plain`` lines at any table (``host``/``join`` use this too).
 
     ``hint_bot`` answers ``h`` (hints): given only for practice games against a bot.
-    ``clock`` shows the move clock in the full screen's status bar.
+    ``clock`` shows the move clock: in the status bar, or said after each of your moves.
     """
     if plain:
-        return await PlainUI(table, style, StdinLines(), _print_line, hint_bot).run()
+        return await PlainUI(table, style, StdinLines(), _print_line, hint_bot, clock=clock).run()
     return await TerminalUI(table, style, hint_bot=hint_bot, clock=clock).run()
 
 

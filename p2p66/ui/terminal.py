@@ -60,7 +60,6 @@ from p2p66.ui.table import (
     HandOver,
     HandStarted,
     MatchOver,
-    MovePlayed,
     Notice,
     PeerError,
     Table,
@@ -223,17 +222,8 @@ class TerminalUI:
                 return
 
     def _time(self, event: TableEvent) -> None:
-        """Stop the move clock when the player's move is played, start it when one is due
-        (after winning a trick the next move is theirs at once: a new move, timed anew)."""
-        if self.clock is None:
-            return
-        now = self._now()
-        if isinstance(event, HandStarted):
-            self.clock = self.clock.new_hand()
-        if isinstance(event, MovePlayed) and event.seat == self.screen.voice.seat:
-            self.clock = self.clock.moved(now)
-        if self.screen.my_turn:
-            self.clock = self.clock.turn(now)
+        if self.clock is not None:
+            self.clock = self.clock.after(event, self.screen, self._now())
 
     def _clock_words(self) -> list[str] | None:
         return None if self.clock is None else self.clock.wordings(self._now())

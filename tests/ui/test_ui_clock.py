@@ -8,12 +8,13 @@ import re
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from test_ui_layout import MATCH, SEED, Terminal, _until
-from uikit import choose, keystrokes
+from uikit import ASCII, choose, keystrokes
 
 from p2p66.ui.bots import FirstLegalBot
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.clock import MoveClock, clock_text
 from p2p66.ui.local_table import LocalTable
+from p2p66.ui.plain import PlainUI
 from p2p66.ui.render import plain, status_bar
 from p2p66.ui.terminal import TerminalUI
 
@@ -85,3 +86,32 @@ def test_the_move_clock_ticks_in_the_status_bar(columns: int, rows: int) -> None
 
     for row in asyncio.run(main()):
         assert len(row) <= columns and "your turn" in row
+
+
+@pytest.mark.timeout(60)
+def test_plain_says_each_moves_time_after_it() -> None:
+    """``play --plain --clock``: a sentence after each of the player's moves, nothing else."""
+    now = [0.0]
+    said: list[str] = []
+    table = LocalTable(MATCH, FirstLegalBot(), seed=SEED, names=("Ann", "Expert Bot"), bot_delay=0)
+    ui: PlainUI
+
+    class SevenSecondsAMove:
+        def __init__(self) -> None:
+            self.moves = 0
+
+        async def readline(self) -> str | None:
+            view = ui.screen.view
+            if self.moves == 2 or view is None:
+                return None
+            self.moves += 1
+            now[0] += 7.0  # the player thinks for seven seconds
+            return keystrokes(view, choose(view), 0).strip()
+
+    ui = PlainUI(table, ASCII, SevenSecondsAMove(), said.append, clock=True, now=lambda: now[0])
+    asyncio.run(ui.run())
+    timed = [line for line in said if line.startswith("That move took")]
+    assert timed[:2] == [
+        "That move took 0:07; this hand so far 0:07.",
+        "That move took 0:07; this hand so far 0:14.",
+    ]
