@@ -106,6 +106,7 @@ async def loopback_table(
     writer = ReplayWriter(path)
     table = NetworkTable(host_peer, distinct_names(me.public, bot_id.public), path)
     table.verify = verify
+    table.local = True
     listener = await Listener.open(
         me,
         words=generate_words(random.Random(settings.seed)),

@@ -107,6 +107,8 @@ class NetworkTable:
         """The verdict on the replay, told to the player at a seat ("you win the match")."""
         self.leave_reason = "left the match"
         """What a resignation on leaving says (a signal sets it before the screen is stopped)."""
+        self.local = False
+        """The opponent is a bot on this computer (``p2p66 play``): no link to speak of."""
         self.failure: str | None = None
         """Why the match stopped early (a ``LiveGameError`` kind, "transport"), if it did."""
 
@@ -182,6 +184,10 @@ class NetworkTable:
     def on_status(self, status: Status) -> None:
         self._tell_moves()
         state = _STATUS.get(status.state, "connected")
+        if self.local and state in ("connected", "waiting"):
+            # a bot on this computer: its loopback link's health and latency mean nothing
+            self._events.put_nowait(ConnectionStatus("local"))
+            return
         self._events.put_nowait(ConnectionStatus(state, status.latency_ms))  # type: ignore[arg-type]
 
     def on_event(self, event: ev.Event) -> None:

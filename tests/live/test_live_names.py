@@ -26,6 +26,9 @@ def test_the_verdict_after_a_practice_game_calls_the_player_you(tmp_path: Path) 
     )
     assert "You resigned, so Expert Bot wins the match (you 0, Expert Bot 0)." in played.stdout
     assert played.returncode == 7  # left early: q is a resignation
+    # a bot on this computer: no connection or latency to speak of
+    assert played.stdout.startswith("Playing against Expert Bot on this computer.\n")
+    assert "Connected to" not in played.stdout
     assert "Zelda" not in played.stdout  # the player is never called by their own name
 
 
