@@ -19,7 +19,7 @@ import typer
 
 from p2p66 import __version__
 from p2p66.cli.crash import report_crash
-from p2p66.cli.output import forgiving_streams, markup_mode
+from p2p66.cli.output import flags_as_flags, forgiving_streams, markup_mode
 
 COMMAND_MODULES: Final = {
     "play": "play_cmd",
@@ -37,6 +37,7 @@ COMMAND_MODULES: Final = {
 }
 """Which module registers each top-level command (in the order of ``p2p66 --help``)."""
 
+flags_as_flags()
 _root = typer.Typer(
     name="p2p66",
     help="Sixty-Six and Schnapsen between two peers: no server, no trust.",

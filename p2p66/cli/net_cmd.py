@@ -48,9 +48,11 @@ from p2p66.cli.internet import (
     map_for_host,
 )
 from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_signal
+from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.cli.signals import REASONS, run_terminable
 from p2p66.cli.table_cmd import host_table_main, join_table_main
+from p2p66.cli.table_options import AsciiOnly, BotSeed, Plain, PlayerName, ReplayDir
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -122,7 +124,8 @@ class Seat:
 
 
 def _say(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    """A line for the person hosting or joining (stderr), wrapped at words on a terminal."""
+    sys.stderr.write(fitted(text, terminal_width(sys.stderr)) + "\n")
     sys.stderr.flush()
 
 
@@ -189,7 +192,8 @@ async def _play(
         config = load_config()
         plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
+        ascii_only = seat.ascii_suits or config.ascii or not shows_symbols(sys.stdout)
+        style = TextStyle(ascii=ascii_only, color=color)
         ui = asyncio.create_task(run_ui(table, style, plain=plain))
         signalled = await until_done_or_signal(
             ui, LEAVE_SIGNALS, lambda reason: setattr(table, "leave_reason", reason)
@@ -269,9 +273,9 @@ async def _play_bot(
         elif isinstance(event, ev.AuditCalled):
             _say(f"hand {event.number} stops for an audit: {event.reason}")
         elif isinstance(event, ev.Resigned):
-            _say(f"{m.names[event.seat]} resigned: {event.reason}")
+            _say(f"{names[event.seat]} resigned: {event.reason}")
         elif isinstance(event, ev.Abandoned):
-            _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
+            _say(f"{names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
         nonlocal bot, decider
@@ -314,7 +318,7 @@ async def _play_bot(
             bot.close()
         channel.close()
     links.writer.close()
-    _say(default_verify(path))
+    _say(default_verify(path, None))  # the bot's owner reads about the bot by its name
     return exit_code(peer, None)
 
 
@@ -375,7 +379,12 @@ def register(app: typer.Typer) -> None:
         preset_text: Annotated[
             str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
         ] = None,
-        target: Annotated[int | None, typer.Option("--target", min=1)] = None,
+        target: Annotated[
+            int | None,
+            typer.Option(
+                "--target", min=1, help="Game points that win the match (default: the preset's)."
+            ),
+        ] = None,
         soundness_text: Annotated[
             str,
             typer.Option(
@@ -387,11 +396,11 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        name: PlayerName = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
         upnp: Annotated[
             bool | None,
@@ -456,7 +465,7 @@ def register(app: typer.Typer) -> None:
         code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
         *,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
+        name: PlayerName = None,
         yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
         rematch: Annotated[
             str | None,
@@ -464,10 +473,10 @@ def register(app: typer.Typer) -> None:
                 "--rematch", help="HOST:PORT of a host you played before: no code needed."
             ),
         ] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         resume: Annotated[
             bool,
             typer.Option("--resume", help="Resume the match this player had joined when it died."),
