@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import make_replays as gen
 
+from p2p66.crypto.state import forget_public_openings
 from p2p66.engine import preset
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_bytes
@@ -44,6 +45,7 @@ def bench(label: str, files: list[bytes], rounds: int) -> None:
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(rounds):
         for data in files:
+            forget_public_openings()  # no file profits from an earlier one's openings
             report = verify_bytes(data).report
             assert report.status is Status.VALID, report.headline()
             hands += len(report.hands)
