@@ -237,13 +237,13 @@ class HandState:
         s.deck = deck_t
         s.dealer = dealer
         non_dealer = 1 - dealer
-        hands = [0, 0]
+        dealer_hand = other_hand = 0
         for pos in lay.non_dealer:
-            hands[non_dealer] |= 1 << deck_t[pos]
+            other_hand |= 1 << deck_t[pos]
         for pos in lay.dealer:
-            hands[dealer] |= 1 << deck_t[pos]
-        s.hands = hands
-        s.stock = tuple(deck_t[p] for p in lay.talon)
+            dealer_hand |= 1 << deck_t[pos]
+        s.hands = [other_hand, dealer_hand] if dealer else [dealer_hand, other_hand]
+        s.stock = tuple([deck_t[p] for p in lay.talon])
         s.stock_pos = 0
         s.trump_card = deck_t[lay.trump]
         s.talon_left = len(s.stock) + 1
