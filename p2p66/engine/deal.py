@@ -7,6 +7,7 @@ and by replays, so it lives here once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -57,24 +58,29 @@ _FRESH_DECKS: Final = {size: deck_ids(size) for size in (24, 20)}  # read, never
 _FULL_MASKS: Final = {size: sum(1 << c for c in cards) for size, cards in _FRESH_DECKS.items()}
 
 
-def check_deck(options: RuleOptions, deck: list[int] | tuple[int, ...]) -> None:
-    """Raise DealError unless ``deck`` is a permutation of the options' cards.
+def is_card_permutation(options: RuleOptions, deck: Sequence[object]) -> bool:
+    """True when ``deck`` holds each of the options' card ids once (plain ints, nothing else).
 
-    Every deal passes here, so the common case is one pass setting a bit per
-    card: as many cards as the deck holds, and exactly its bits set, is a
-    permutation. Anything else gets the slow, detailed look.
+    Every deal asks, so it is one pass setting a bit per card: as many cards as
+    the deck holds, and exactly its bits set, is a permutation.
     """
+    if len(deck) != options.deck_size:
+        return False
+    mask = 0
+    for card in deck:
+        if type(card) is not int or not 0 <= card < 24:
+            return False
+        mask |= 1 << card
+    return mask == _FULL_MASKS.get(options.deck_size, -1)
+
+
+def check_deck(options: RuleOptions, deck: list[int] | tuple[int, ...]) -> None:
+    """Raise DealError unless ``deck`` is a permutation of the options' cards."""
+    if is_card_permutation(options, deck):
+        return  # the common case; anything else gets the slow, detailed look
     expected = _FRESH_DECKS.get(options.deck_size) or deck_ids(options.deck_size)
     if len(deck) != len(expected):
         raise DealError(f"a deck of {len(expected)} cards is needed, got {len(deck)}")
-    mask = 0
-    for card in deck:
-        if type(card) is not int or not 0 <= card < 24:  # the slow look says what is wrong
-            mask = -1
-            break
-        mask |= 1 << card
-    if mask == _FULL_MASKS.get(options.deck_size, -1):
-        return
     if sorted(deck) != expected:
         wrong = [CARD_CODES[c] if 0 <= c < 24 else repr(c) for c in deck if c not in expected]
         dupes = sorted({CARD_CODES[c] for c in deck if deck.count(c) > 1 and 0 <= c < 24})

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Final, cast
 
 from p2p66.engine import inputs
 from p2p66.engine.cards import (
@@ -28,7 +28,7 @@ from p2p66.engine.cards import (
     Card,
     ids_of,
 )
-from p2p66.engine.deal import check_deck, deal_layout
+from p2p66.engine.deal import check_deck, deal_layout, is_card_permutation
 from p2p66.engine.errors import EngineInputError, IllegalMoveError
 from p2p66.engine.moves import (
     CLOSE,
@@ -671,4 +671,9 @@ def new_hand(options: RuleOptions, deck: Sequence[int | str], dealer: int) -> Ha
     like 'AC'), and the dealer's seat; EngineError saying what was expected otherwise."""
     if not isinstance(options, RuleOptions):
         raise EngineInputError(f"options must be RuleOptions, not {type(options).__name__}")
-    return HandState.new(options, inputs.deck_ids(deck), inputs.seat(dealer, "dealer"))
+    kind = type(deck)
+    if (kind is tuple or kind is list) and is_card_permutation(options, deck):
+        ids = cast("tuple[int, ...]", tuple(deck))  # plain ids (every deal of a bot run)
+    else:
+        ids = inputs.deck_ids(deck)  # card codes, or an error saying what is wrong
+    return HandState.new(options, ids, inputs.seat(dealer, "dealer"))
