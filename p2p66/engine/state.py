@@ -231,6 +231,11 @@ class HandState:
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         deck_t = tuple(deck)
         check_deck(options, deck_t)
+        return cls._deal(options, deck_t, dealer)
+
+    @classmethod
+    def _deal(cls, options: RuleOptions, deck_t: tuple[int, ...], dealer: int) -> HandState:
+        """``new`` for a deck and dealer already checked."""
         lay = deal_layout(options)
         s = HandState()
         s.options = options
@@ -673,7 +678,7 @@ def new_hand(options: RuleOptions, deck: Sequence[int | str], dealer: int) -> Ha
         raise EngineInputError(f"options must be RuleOptions, not {type(options).__name__}")
     kind = type(deck)
     if (kind is tuple or kind is list) and is_card_permutation(options, deck):
-        ids = cast("tuple[int, ...]", tuple(deck))  # plain ids (every deal of a bot run)
-    else:
-        ids = inputs.deck_ids(deck)  # card codes, or an error saying what is wrong
-    return HandState.new(options, ids, inputs.seat(dealer, "dealer"))
+        # Plain card ids, every deal of a bot run: checked once, nothing to convert.
+        ids = cast("tuple[int, ...]", tuple(deck))
+        return HandState._deal(options, ids, inputs.seat(dealer, "dealer"))
+    return HandState.new(options, inputs.deck_ids(deck), inputs.seat(dealer, "dealer"))
