@@ -63,6 +63,7 @@ class Ledger:
         self.face_up = config.face_up
         self.events: list[Event] = []
         self._last_play: dict[int, int] = {}
+        self._dealt = False  # deal_complete() once True stays True: openings are never undone
 
     def copy(self) -> Ledger:
         """A copy to roll back to if a message fails half-way (the config is shared)."""
@@ -75,6 +76,7 @@ class Ledger:
         other.face_up = self.face_up
         other.events = list(self.events)
         other._last_play = dict(self._last_play)
+        other._dealt = self._dealt
         return other
 
     # --- queries -------------------------------------------------------------
@@ -94,12 +96,19 @@ class Ledger:
         return [j for j, p in enumerate(self.positions) if p.private == seat]
 
     def deal_complete(self) -> bool:
-        """True once every position of the deal plan is opened as planned."""
+        """True once every position of the deal plan is opened as planned.
+
+        Asked before every record; a position's private opening and a public
+        card are never taken back, so the answer is kept once it is True.
+        """
+        if self._dealt:
+            return True
         for target, p in zip(self.config.deal, self.positions, strict=True):
             if target >= 0 and p.private != target:
                 return False
             if target == PUBLIC and p.card is None:
                 return False
+        self._dealt = True
         return True
 
     # --- the rules -----------------------------------------------------------
