@@ -8,7 +8,9 @@ reading, framing, chain, signatures, every proof (when on), every key, the
 end-of-hand audits and the rules. Targets on the 2-core development machine:
 at least 50 hands per second with proofs off, and (issue 17) at least 50 hands
 per CPU-second with proofs on; soundness 80 is the legacy cut-and-choose
-(before), 256 the shuffle argument (after).
+(before), 256 the shuffle argument (after). The second is out of reach of
+this proof format through rbcl: a two-player hand's four proofs alone cost
+a verifier about 26 ms of CPU (protocol/SPEC.md 9.3, "Verifier cost").
 """
 
 from __future__ import annotations
