@@ -22,6 +22,7 @@ from p2p66.crypto import (
 )
 from p2p66.crypto.group import ORDER, Scalar
 from p2p66.crypto.memory import MemoryTable, play_two_player_hand
+from p2p66.crypto.state import _unlock_public, forget_public_openings
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.options import preset
 
@@ -117,3 +118,19 @@ def test_a_forged_claim_in_a_transcript() -> None:
     with pytest.raises(NotYourCard) as err:
         audit(HandTranscript(transcript.config, tuple(payloads)))
     assert err.value.party == 0
+
+
+def test_only_openings_under_public_keys_are_kept() -> None:
+    """A player's own card opens under its secret key: that opening must not be cached."""
+    a = finished(0).parties[0]
+    pos = a.state.ledger.opened_to(0)[0]
+    keys = [*a.state.ledger.positions[pos].keys.values(), a.secrets.keys[pos]]
+    forget_public_openings()
+    card = a.state.open_with(pos, list(dict.fromkeys(keys)))
+    assert card == a.known_cards()[pos]
+    assert _unlock_public.cache_info().currsize == 0
+    assert audit(a.transcript()).deck == tuple(a.known_cards()[p] for p in range(24))
+    kept = _unlock_public.cache_info().currsize
+    assert kept > 0  # the audit's public openings, kept for a second look
+    assert audit(a.transcript()).deck == tuple(a.known_cards()[p] for p in range(24))
+    assert _unlock_public.cache_info().hits >= kept
