@@ -229,7 +229,8 @@ class HandState:
     def _keys(self, msg: KeyReveal, verify: bool, known: Mapping[int, int]) -> None:
         seat = msg.seat
         commitments = self.key_points[seat]
-        saved, seen = self.ledger.copy(), dict(self._public_seen)
+        saved = self.ledger.checkpoint(r.pos for r in msg.reveals)
+        seen = dict(self._public_seen)
 
         def open_card(pos: int) -> int:
             return self._open_public(pos, known.get(pos))
@@ -247,7 +248,8 @@ class HandState:
                     )
                 self.ledger.apply(seat, reveal, open_card)
         except CheatingDetected:
-            self.ledger, self._public_seen = saved, seen
+            self.ledger.restore(saved)
+            self._public_seen = seen
             raise
 
     def _open_public(self, pos: int, known: int | None) -> int:
