@@ -83,6 +83,7 @@ class PartialDeal(Generic[S]):
         self.moves: list[int] = []
         self._all = deck_ids(deck_size)
         self._cache: tuple[tuple[int, ...], int, S] | None = None
+        self._base: tuple[tuple[int | None, ...], tuple[int, ...], list[int], S] | None = None
 
     def _new(self, deck: Sequence[int]) -> S:
         raise NotImplementedError
@@ -119,20 +120,18 @@ class PartialDeal(Generic[S]):
 
     def state(self) -> S:
         """The current state, hidden positions filled in arbitrarily (public facts are exact)."""
-        return self._replay(self._deck_with(0))
+        return self._shared_base()[1].copy()
 
     def positions_held(self, seat: int) -> list[int]:
         """Deck positions now in ``seat``'s hand (independent of the hidden cards)."""
-        deck = self._deck_with(0)
-        hand = self._replay(deck).hands[seat]
+        deck, state = self._shared_base()
+        hand = state.hands[seat]
         return [p for p, c in enumerate(deck) if hand >> c & 1]
 
     def holdings(self) -> list[list[int]]:
         """Deck positions now in each seat's hand, from one replay (every seat at once)."""
-        deck = self._deck_with(0)
-        return [
-            [p for p, c in enumerate(deck) if hand >> c & 1] for hand in self._replay(deck).hands
-        ]
+        deck, state = self._shared_base()
+        return [[p for p, c in enumerate(deck) if hand >> c & 1] for hand in state.hands]
 
     def public_due(self) -> tuple[int, ...]:
         """Deck positions the rules have made public by now without a move showing them."""
@@ -143,7 +142,7 @@ class PartialDeal(Generic[S]):
         for card in _cards_needed(code):
             if card is not None and card not in self.known:
                 raise KnowledgeConflict(f"{CARD_CODES[card]} was played without being opened")
-        base = self._replay(self._deck_with(0))
+        base = self._shared_base()[1]
         mover = base.to_act
         harmful = self._harmful(base, code)
         provisional = False
@@ -179,6 +178,22 @@ class PartialDeal(Generic[S]):
         return s
 
     # ------------------------------------------------------------------ internals
+
+    def _shared_base(self) -> tuple[list[int], S]:
+        """The deck with hidden cards filled in order and the state after every move on it.
+
+        Asked for several times per record (each player's held positions, the
+        move check) while nothing changed, so it is kept until ``known`` or
+        ``moves`` differ. Shared: callers only read it (``state()`` copies).
+        """
+        known, moves = tuple(self.known), tuple(self.moves)
+        cached = self._base
+        if cached is not None and cached[0] == known and cached[1] == moves:
+            return cached[2], cached[3]
+        deck = self._deck_with(0)
+        state = self._replay(deck)
+        self._base = (known, moves, deck, state)
+        return deck, state
 
     def _deck_with(self, harmful: int, avoid_positions: Sequence[int] = ()) -> list[int]:
         """Known cards in place; hidden cards fill the rest, harmless ones first at

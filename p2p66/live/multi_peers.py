@@ -137,22 +137,21 @@ class PeerMultiTable(LocalMultiTable):
             sits = "You sit" if self.match.dealer == ME else f"{dealer} sits"
             self.say(f"{sits} out; {a} and {b} play, trump card {self.card(self.first_trump.id)}.")
 
-    def play_bots(self) -> None:
-        """Bots move (each from its own peer's view) until it is your turn or the hand ends."""
-        while self.hand is not None and not self.hand.is_over:
-            seat = self.to_act
-            if seat == ME:
-                super().play_bots()  # your automatic moves, if any
-                return
-            peer = self.peers[seat]
-            view = peer.table_view()
-            assert view is not None
-            if isinstance(view, TableView):
-                code = self.bidding_bots[seat].choose(view)
-            else:
-                assert view.hand is not None
-                code = self.hand_bot_move(seat, view.hand)
-            self.apply(seat, code)
+    def next_move(self) -> tuple[int, int] | None:
+        """A bot's move from its own peer's view (yours that need no asking: the local
+        table's), without playing it."""
+        hand = self.hand
+        if hand is None or hand.is_over or self.over is not None:
+            return None
+        seat = self.to_act
+        if seat == ME:
+            return super().next_move()
+        view = self.peers[seat].table_view()
+        assert view is not None
+        if isinstance(view, TableView):
+            return seat, self.bidding_bots[seat].choose(view)
+        assert view.hand is not None
+        return seat, self.hand_bot_move(seat, view.hand)
 
     def apply(self, seat: int, code: int) -> None:
         """Send the move through the seat's peer; narrate what seat 0's peer then knows."""

@@ -15,7 +15,7 @@ flight)::
 
 With N seats (``Machine(seats=N)``, the games for three and four players)
 the same in seat order: hello(0..N-1) propose(0) accept(1..N-1), commits
-0..N-1, reveals N-1..0 (SPEC.md section 21). Then ``TableGame`` says how a
+0..N-1, reveals N-1..0 (SPEC.md section 23). Then ``TableGame`` says how a
 hand maps onto the table; everything else below is the same for every N.
 
 Each hand: deal flights (dealer shuffles; non-dealer shuffles, re-keys and
@@ -366,7 +366,7 @@ class Machine:
         if msgpack.packb(body.options) != msgpack.packb(options.to_dict()):
             raise RemoteProtocolError(
                 "malformed message: player 0 proposed the rule options out of order or "
-                "mistyped (the order is RULES.md's, as SPEC.md section 21 lists them)",
+                "mistyped (the order is RULES.md's, as SPEC.md section 23 lists them)",
                 0,
             )
         self._check_proposal(body)
