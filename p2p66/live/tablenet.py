@@ -1,0 +1,281 @@
+"""A seated table of three or four played to the end over the star: one peer per process seat.
+
+The lobby (``p2p66.net.lobby``) seats the table and every player signs it;
+the star (``p2p66.live.starlink``) carries every record through the host,
+who can forge none and whose equivocation is proven. This module binds
+the two to the session: each seat's ``Peer`` sends its records on its link
+(the host's ``HubLinks``, a joiner's ``SpokeLink``) and takes everybody
+else's from it, in chain order, so every peer holds the same records and
+writes the same replay bytes as it goes; the replay is verified when the
+match ends. Any fault ends the match for this seat with ``TableEnd`` naming
+whom to blame, and the replay so far stays on disk (with the fork proof
+beside it when one was proven).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+from p2p66.bots.api import PublicMove, Turn, as_action
+from p2p66.bots.registry import make_bot, parse_bot_spec
+from p2p66.bots.table import make_table_bot
+from p2p66.engine.cards import CARDS
+from p2p66.engine.moves import MOVES
+from p2p66.engine.table import BiddingOptions, TableOptions, TableView, table_options
+from p2p66.live.star import ForkProven
+from p2p66.live.starlink import SeatLost
+from p2p66.live.tablelobby import close_table
+from p2p66.net.errors import TransportError
+from p2p66.net.identity import Identity
+from p2p66.net.lobby import Table
+from p2p66.replay.fileio import ReplayWriter
+from p2p66.replay.verify import verify_records
+from p2p66.session import events as ev
+from p2p66.session.errors import CheatingDetected, LocalProtocolError, ProtocolError
+from p2p66.session.headacks import HOST_SEAT
+from p2p66.session.peer import Peer, Signer
+from p2p66.session.records import Record
+
+RECORD_TIMEOUT: Final = 900.0
+"""Seconds a seat waits for the next record (a human may think; the star has its own
+receipt timeout for withheld records)."""
+
+
+class RecordLink(Protocol):
+    """What a seat needs of its end of the star (``HubLinks`` and ``SpokeLink`` have it)."""
+
+    async def send_own(self, record: Record) -> object: ...
+
+    async def next_record(self, timeout: float | None = None) -> Record: ...
+
+
+Chooser = Callable[[Peer], Awaitable[int | str]]
+"""A seat's decision, from its own peer (its view only): the move to play."""
+Heard = Callable[[int, list[ev.Event]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnd:
+    """How the match ended for one seat: ``fault`` is None when it was played to the end."""
+
+    seat: int
+    records: tuple[Record, ...]
+    verdict: str
+    fault: str | None = None
+    culprit: int | None = None
+    cheat: bool = False
+    lost: bool = False
+    fork_proof: Path | None = None
+
+
+def signer_of(identity: Identity) -> Signer:
+    return Signer(identity.name or "player", identity.public_key, identity.sign)
+
+
+def options_of(table: Table) -> TableOptions:
+    """The options of the seated preset (what everybody signed in the seating)."""
+    return table_options(table.seating.preset, {})
+
+
+def peer_for(table: Table, identity: Identity, *, seed: int | None = None) -> Peer:
+    """The session peer of ``table.seat``: the host proposes the seated preset's options,
+    a joiner accepts exactly those and refuses any other proposal."""
+    options = options_of(table)
+
+    def same_rules(proposed: object, soundness: int) -> str | None:
+        if proposed != options:
+            return f"the host proposed other rules than the seated {table.seating.preset}"
+        return None
+
+    rng = random.Random(seed).randbytes if seed is not None else None
+    return Peer(
+        table.seat,
+        signer_of(identity),
+        options=options if table.seat == HOST_SEAT else None,
+        rules_policy=same_rules,
+        seats=options.players,
+        **({"rng": rng} if rng is not None else {}),
+    )
+
+
+class SeatBot:
+    """A built-in bot deciding for one seat from its own peer's view only."""
+
+    def __init__(self, spec: str, seed: int, options: TableOptions) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.options = options
+        self._bidding = make_table_bot(spec, seed) if isinstance(options, BiddingOptions) else None
+        self._hand: tuple[int, object] | None = None
+
+    def choose(self, peer: Peer) -> int | str:
+        view = peer.table_view()
+        if view is None:
+            raise LocalProtocolError("asked for a move with nothing to see")
+        if isinstance(view, TableView):
+            assert self._bidding is not None
+            return self._bidding.choose(view)
+        table = peer.machine.hand
+        assert table is not None and view.hand is not None
+        hand_seat = table.seats.index(peer.seat)
+        if self._hand is None or self._hand[0] != table.number:
+            rules = self.options.hand_rules  # type: ignore[union-attr]
+            bot = make_bot(parse_bot_spec(self.spec), self.seed * 100 + table.number, rules)
+            bot.start_game(hand_seat, rules)
+            self._hand = (table.number, bot)
+        moves = tuple(
+            PublicMove(table.seats.index(author), MOVES[code])
+            for code, author in zip(table.public.moves, table.authors, strict=True)
+        )
+        face_up = table.config.face_up
+        card = peer.known_cards().get(face_up) if face_up is not None else None
+        turn = Turn(view.hand, moves, CARDS[card if card is not None else 0], table.number)
+        return as_action(self._hand[1].choose(turn)).move.code  # type: ignore[attr-defined]
+
+
+def bot_chooser(spec: str, seed: int, options: TableOptions) -> Chooser:
+    """A ``Chooser`` for a bot: it thinks in a thread so the links keep being answered."""
+    bot = SeatBot(spec, seed, options)
+
+    async def choose(peer: Peer) -> int | str:
+        return await asyncio.to_thread(bot.choose, peer)
+
+    return choose
+
+
+async def play_seat(
+    peer: Peer,
+    link: RecordLink,
+    choose: Chooser,
+    *,
+    replay: Path | None = None,
+    on_events: Heard | None = None,
+    record_timeout: float = RECORD_TIMEOUT,
+) -> TableEnd:
+    """Play ``peer``'s seat to the end of the match over ``link``; never raises for a fault.
+
+    Every record (ours as sent, the others' as they arrive) is appended to
+    ``replay`` at once; at the end the records are verified.
+    """
+    records: list[Record] = []
+    writer = ReplayWriter(replay, fsync=False) if replay is not None else None
+
+    def heard(new: list[ev.Event]) -> None:
+        if on_events is not None and new:
+            on_events(peer.seat, new)
+
+    def keep(record: Record) -> None:
+        records.append(record)
+        if writer is not None:
+            writer.append(record)
+
+    def end(**fault: object) -> TableEnd:
+        if writer is not None:
+            writer.close()
+        verdict = verify_records(records).report.headline()
+        return TableEnd(peer.seat, tuple(records), verdict, **fault)  # type: ignore[arg-type]
+
+    try:
+        heard(peer.start())
+        while True:
+            for record in peer.data_to_send():
+                if await link.send_own(record) is False:
+                    raise LocalProtocolError(
+                        f"our record {record.seq} crossed another seat's on the way to the host"
+                    )
+                keep(record)
+            if peer.machine.over:
+                return end()
+            if peer.needs_move:
+                heard(peer.play(await choose(peer)))
+                continue
+            record = await link.next_record(timeout=record_timeout)
+            via = record.author if peer.seat == HOST_SEAT else HOST_SEAT
+            keep(record)
+            heard(peer.receive_data(record.encode(), via=via))
+    except ForkProven as exc:
+        path = None
+        if replay is not None:
+            path = replay.with_name(replay.name + ".fork")
+            path.write_bytes(exc.proof.encode())
+        return end(fault=str(exc), culprit=exc.culprit, cheat=True, fork_proof=path)
+    except CheatingDetected as exc:
+        return end(fault=str(exc), culprit=exc.culprit, cheat=True)
+    except ProtocolError as exc:
+        local = isinstance(exc, LocalProtocolError)
+        return end(fault=str(exc), culprit=exc.culprit, cheat=not local)
+    except SeatLost as exc:
+        return end(fault=f"abandoned by seat {exc.seat}: {exc}", culprit=exc.seat, lost=True)
+    except TransportError as exc:
+        return end(fault=f"abandoned by seat {HOST_SEAT}: {exc}", culprit=HOST_SEAT, lost=True)
+    except TimeoutError:
+        return end(fault=f"no record came within {record_timeout:g} s", lost=True)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    return seed * 10 + seat
+
+
+async def play_hosted(
+    table: Table,
+    identity: Identity,
+    choose: Chooser,
+    bots: dict[int, tuple[Identity, Chooser]],
+    *,
+    replay: Path | None = None,
+    bot_replays: dict[int, Path] | None = None,
+    on_events: Heard | None = None,
+) -> Sequence[TableEnd]:
+    """The host's process: its own seat over the hub, every bot seat over its own spoke.
+
+    Returns the host's ``TableEnd`` first, then the bots' by seat.
+    """
+    from p2p66.live.starlink import hub_for, spoke_for
+
+    async with hub_for(table, identity) as hub:
+        spokes = {seat: spoke_for(table.bots[seat], bid) for seat, (bid, _) in bots.items()}
+        for spoke in spokes.values():
+            await spoke.__aenter__()
+        try:
+            tasks = [
+                play_seat(
+                    peer_for(table.bots[seat], bid),
+                    spokes[seat],
+                    chooser,
+                    replay=(bot_replays or {}).get(seat),
+                )
+                for seat, (bid, chooser) in sorted(bots.items())
+            ]
+            mine = play_seat(
+                peer_for(table, identity), hub, choose, replay=replay, on_events=on_events
+            )
+            return await asyncio.gather(mine, *tasks)
+        finally:
+            for spoke in spokes.values():
+                await spoke.__aexit__(None, None, None)
+            await close_table(table, "the match is over")
+
+
+async def play_joined(
+    table: Table,
+    identity: Identity,
+    choose: Chooser,
+    *,
+    replay: Path | None = None,
+    on_events: Heard | None = None,
+) -> TableEnd:
+    """A joiner's process: its seat over its spoke to the host."""
+    from p2p66.live.starlink import spoke_for
+
+    try:
+        async with spoke_for(table, identity) as spoke:
+            return await play_seat(
+                peer_for(table, identity), spoke, choose, replay=replay, on_events=on_events
+            )
+    finally:
+        await close_table(table, "the match is over")

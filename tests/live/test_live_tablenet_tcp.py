@@ -1,0 +1,91 @@
+"""Whole matches of the games for three and four over real loopback TCP: lobby, star, session."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from p2p66.live.tablenet import TableEnd, bot_chooser, options_of, play_hosted, play_joined
+from p2p66.net.channel import ChannelConfig
+from p2p66.net.identity import Identity
+from p2p66.net.joincode import JoinCode, generate_words
+from p2p66.net.lobby import host_table, join_table
+from p2p66.net.tcp import Listener
+from p2p66.replay.fileio import read_replay
+from p2p66.replay.report import Status
+from p2p66.replay.verify import verify_records
+
+CONFIG = ChannelConfig(heartbeat_interval=None, idle_timeout=None, handshake_timeout=5)
+
+
+def _match(preset: str, players: int, bot_seats: tuple[int, ...], folder: Path) -> list[TableEnd]:
+    ids = [Identity.from_seed(f"p{i}", bytes([90 + i]) * 32) for i in range(players)]
+    joiners = [s for s in range(1, players) if s not in bot_seats]
+
+    async def main() -> list[TableEnd]:
+        words = generate_words()
+        listener = await Listener.open(ids[0], words=words, bind="127.0.0.1", port=0, config=CONFIG)
+        async with listener, asyncio.timeout(200):
+            code = JoinCode(words, "127.0.0.1", listener.port)
+            hosting = asyncio.create_task(
+                host_table(
+                    listener, ids[0], seats=players, preset=preset,
+                    bots={s: ids[s] for s in bot_seats}, config=CONFIG,
+                )
+            )  # fmt: skip
+            joined = await asyncio.gather(*(join_table(code, ids[n], config=CONFIG) for n in joiners))
+            hosted = await hosting
+            options = options_of(hosted)
+            bots = {s: (ids[s], bot_chooser("random", s, options)) for s in bot_seats}
+            plays = [
+                play_hosted(
+                    hosted, ids[0], bot_chooser("random", 0, options), bots,
+                    replay=folder / "p0.p66",
+                    bot_replays={s: folder / f"p{s}.p66" for s in bot_seats},
+                ),
+                *(
+                    play_joined(t, ids[t.seat], bot_chooser("random", t.seat, options),
+                                replay=folder / f"p{t.seat}.p66")
+                    for t in joined
+                ),
+            ]  # fmt: skip
+            results = await asyncio.gather(*plays)
+            ends: list[TableEnd] = list(results[0])  # type: ignore[arg-type]
+            ends += results[1:]  # type: ignore[arg-type]
+            return ends
+
+    return asyncio.run(main())
+
+
+def _check_whole_match(ends: list[TableEnd], players: int, folder: Path) -> None:
+    assert sorted(e.seat for e in ends) == list(range(players))
+    for end in ends:
+        assert end.fault is None, end.fault
+    files = {(folder / f"p{s}.p66").read_bytes() for s in range(players)}
+    assert len(files) == 1
+    records = read_replay(folder / "p0.p66").records
+    assert tuple(records) == ends[0].records
+    report = verify_records(records).report
+    assert report.status is Status.VALID, report.headline()
+
+
+@pytest.mark.timeout(300)
+def test_a_north_american_match_among_four_over_tcp_gives_every_seat_the_same_replay(
+    tmp_path: Path,
+) -> None:
+    ends = _match("north-american", 4, (3,), tmp_path)
+    _check_whole_match(ends, 4, tmp_path)
+
+
+@pytest.mark.timeout(300)
+def test_a_three_handed_match_among_three_over_tcp(tmp_path: Path) -> None:
+    ends = _match("three-handed", 3, (), tmp_path)
+    _check_whole_match(ends, 3, tmp_path)
+
+
+@pytest.mark.timeout(300)
+def test_a_cut_throat_match_among_three_over_tcp(tmp_path: Path) -> None:
+    ends = _match("cut-throat", 3, (2,), tmp_path)
+    _check_whole_match(ends, 3, tmp_path)
