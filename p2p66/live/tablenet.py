@@ -77,27 +77,40 @@ def signer_of(identity: Identity) -> Signer:
     return Signer(identity.name or "player", identity.public_key, identity.sign)
 
 
-def options_of(table: Table) -> TableOptions:
-    """The options of the seated preset (what everybody signed in the seating)."""
-    return table_options(table.seating.preset, {})
+def options_of(table: Table, target: int | None = None) -> TableOptions:
+    """The options of the seated preset (what everybody signed in the seating), played to
+    ``target`` game points if given (the one rule the host may change: it is in its hello)."""
+    values = {} if target is None else {"match_target": target}
+    return table_options(table.seating.preset, values)
 
 
-def peer_for(table: Table, identity: Identity, *, seed: int | None = None) -> Peer:
-    """The session peer of ``table.seat``: the host proposes the seated preset's options,
-    a joiner accepts exactly those and refuses any other proposal."""
-    options = options_of(table)
+def same_rules(preset: str) -> Callable[[object, int], str | None]:
+    """A joiner's answer to the proposed rules: the seated preset's, any match target."""
 
-    def same_rules(proposed: object, soundness: int) -> str | None:
-        if proposed != options:
-            return f"the host proposed other rules than the seated {table.seating.preset}"
+    def answer(proposed: object, soundness: int) -> str | None:
+        target = getattr(proposed, "match_target", None)
+        if not isinstance(target, int) or proposed != table_options(
+            preset, {"match_target": target}
+        ):
+            return f"the host proposed other rules than the seated {preset}"
         return None
+
+    return answer
+
+
+def peer_for(
+    table: Table, identity: Identity, *, target: int | None = None, seed: int | None = None
+) -> Peer:
+    """The session peer of ``table.seat``: the host proposes the seated preset's options
+    (to ``target``), a joiner accepts only those (with any target)."""
+    options = options_of(table, target)
 
     rng = random.Random(seed).randbytes if seed is not None else None
     return Peer(
         table.seat,
         signer_of(identity),
         options=options if table.seat == HOST_SEAT else None,
-        rules_policy=same_rules,
+        rules_policy=same_rules(table.seating.preset),
         seats=options.players,
         **({"rng": rng} if rng is not None else {}),
     )
@@ -230,6 +243,7 @@ async def play_hosted(
     replay: Path | None = None,
     bot_replays: dict[int, Path] | None = None,
     on_events: Heard | None = None,
+    target: int | None = None,
 ) -> Sequence[TableEnd]:
     """The host's process: its own seat over the hub, every bot seat over its own spoke.
 
@@ -252,7 +266,11 @@ async def play_hosted(
                 for seat, (bid, chooser) in sorted(bots.items())
             ]
             mine = play_seat(
-                peer_for(table, identity), hub, choose, replay=replay, on_events=on_events
+                peer_for(table, identity, target=target),
+                hub,
+                choose,
+                replay=replay,
+                on_events=on_events,
             )
             return await asyncio.gather(mine, *tasks)
         finally:

@@ -17,6 +17,7 @@ from p2p66.replay.fileio import read_replay
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_records
 
+BOT = "greedy"
 CONFIG = ChannelConfig(heartbeat_interval=None, idle_timeout=None, handshake_timeout=5)
 
 
@@ -38,15 +39,15 @@ def _match(preset: str, players: int, bot_seats: tuple[int, ...], folder: Path) 
             joined = await asyncio.gather(*(join_table(code, ids[n], config=CONFIG) for n in joiners))
             hosted = await hosting
             options = options_of(hosted)
-            bots = {s: (ids[s], bot_chooser("random", s, options)) for s in bot_seats}
+            bots = {s: (ids[s], bot_chooser(BOT, s, options)) for s in bot_seats}
             plays = [
                 play_hosted(
-                    hosted, ids[0], bot_chooser("random", 0, options), bots,
+                    hosted, ids[0], bot_chooser(BOT, 0, options), bots,
                     replay=folder / "p0.p66",
-                    bot_replays={s: folder / f"p{s}.p66" for s in bot_seats},
+                    bot_replays={s: folder / f"p{s}.p66" for s in bot_seats}, target=2,
                 ),
                 *(
-                    play_joined(t, ids[t.seat], bot_chooser("random", t.seat, options),
+                    play_joined(t, ids[t.seat], bot_chooser(BOT, t.seat, options),
                                 replay=folder / f"p{t.seat}.p66")
                     for t in joined
                 ),
