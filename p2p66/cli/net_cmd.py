@@ -51,7 +51,7 @@ from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_si
 from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.cli.signals import REASONS, run_terminable
-from p2p66.cli.table_cmd import host_table_main, join_table_main
+from p2p66.cli.table_cmd import TablePlayer, host_table_main, join_table_main
 from p2p66.cli.table_options import AsciiOnly, BotSeed, Plain, PlayerName, ReplayDir
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
@@ -434,7 +434,8 @@ def register(app: typer.Typer) -> None:
         chosen = preset_text or config.preset
         if is_table_preset(chosen) and not resume:
             table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
-            seating = host_table_main(table, name or config.name, accept_timeout)
+            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, target)
+            seating = host_table_main(table, name or config.name, accept_timeout, player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         if bot_seats is not None:
             raise typer.BadParameter(
@@ -502,7 +503,8 @@ def register(app: typer.Typer) -> None:
         if table:
             if code is None:
                 raise typer.BadParameter("--table needs the table's join code", param_hint="CODE")
-            seating = join_table_main(code, name, accept=yes)
+            player = TablePlayer(_bot(bot), _seed(seed), replay_dir)
+            seating = join_table_main(code, name, accept=yes or bot is not None, player=player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)

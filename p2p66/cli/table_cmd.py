@@ -1,30 +1,45 @@
-"""``p2p66 host --preset north-american ...`` and ``p2p66 join --table CODE``: the seating.
+"""``p2p66 host --preset north-american ...`` and ``p2p66 join --table CODE``: a whole match.
 
-The typer layer of ``p2p66.live.tablelobby``: it prints, asks, and maps the
-outcome to an exit code. Both commands stop once the table is seated and
-signed, with ``NOT_YET`` and exit code 2, until the N-party session lands.
+The typer layer of ``p2p66.live.tablelobby`` (the seating) and
+``p2p66.live.tablenet`` (the match over the star): it prints, asks, and maps
+the outcome to an exit code: 0 played to the end, 3 a seat's connection was
+lost (the match is abandoned by it), 4 a seat (or the relaying host) cheated
+or broke the protocol. The replay so far is kept in every case.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+from pathlib import Path
 
 import typer
 
-from p2p66.cli.exits import EXIT_NETWORK, EXIT_REFUSED, EXIT_USAGE
+from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from p2p66.live.loopback import replay_path
 from p2p66.live.tablelobby import (
-    NOT_YET,
     TableHosting,
-    close_table,
+    bot_identities,
     host_seated_table,
     join_seated_table,
     seating_lines,
 )
+from p2p66.live.tablenet import (
+    Chooser,
+    Heard,
+    TableEnd,
+    bot_chooser,
+    options_of,
+    play_hosted,
+    play_joined,
+    prompt_chooser,
+)
 from p2p66.net.errors import TransportError
-from p2p66.net.identity import load_or_create_identity
+from p2p66.net.identity import Identity, load_or_create_identity
 from p2p66.net.joincode import JoinCodeError
 from p2p66.net.lobby import SeatingRefused, Table
 from p2p66.net.seating import Seating
+from p2p66.session import events as ev
 
 
 def _say(text: str) -> None:
@@ -35,31 +50,86 @@ def _show_code(code: str) -> None:
     print(code, flush=True)
 
 
-async def _stop_at_the_seated_table(table: Table) -> int:
+@dataclass(frozen=True, slots=True)
+class TablePlayer:
+    """How this process plays its seat: ``bot`` (None: the person at the terminal), where
+    the replay goes, and the match target the host proposes."""
+
+    bot: str | None
+    seed: int
+    replay_dir: Path | None = None
+    target: int | None = None
+
+
+def _narrator(names: tuple[str, ...]) -> Heard:
+    def tell(seat: int, events: list[ev.Event]) -> None:
+        for event in events:
+            if isinstance(event, ev.TableHandEnded):
+                scores = "-".join(str(s) for s in event.scores)
+                _say(f"Hand {event.number} over: {scores}.")
+            elif isinstance(event, ev.TableMatchEnded):
+                _say(f"The match is over: {'-'.join(str(s) for s in event.scores)}.")
+
+    return tell
+
+
+def _outcome(end: TableEnd, replay: Path) -> int:
+    _say(f"Replay: {replay} ({end.verdict})")
+    if end.fault is None:
+        return EXIT_OK
+    _say(f"p2p66: {end.fault}")
+    if end.fork_proof is not None:
+        _say(f"Fork proof: {end.fork_proof}")
+    return EXIT_CHEAT if end.cheat else EXIT_NETWORK
+
+
+def _chooser(player: TablePlayer, table: Table) -> Chooser:
+    options = options_of(table, player.target)
+    if player.bot is None:
+        return prompt_chooser(_say)
+    return bot_chooser(player.bot, player.seed * 10 + table.seat, options)
+
+
+async def _play_hosted(
+    table: Table, me: Identity, hosting: TableHosting, bots: dict[int, Identity],
+    player: TablePlayer,
+) -> int:  # fmt: skip
     for line in seating_lines(table):
         _say(line)
-    _say(f"p2p66: {NOT_YET}.")
-    await close_table(table, NOT_YET)
-    return EXIT_USAGE
+    options = options_of(table, player.target)
+    seat_bots = {
+        seat: (bid, bot_chooser(hosting.bot, player.seed * 10 + seat, options))
+        for seat, bid in bots.items()
+    }
+    replay = replay_path(table.seating.preset, player.replay_dir)
+    names = tuple(p.name for p in table.seating.seats)
+    ends = await play_hosted(
+        table, me, _chooser(player, table), seat_bots, replay=replay,
+        on_events=_narrator(names), target=player.target,
+    )  # fmt: skip
+    return _outcome(ends[0], replay)
 
 
-async def host_table_main(hosting: TableHosting, name: str | None, wait: float) -> int:
-    """Host a table until it is seated (at most ``wait`` seconds)."""
+async def host_table_main(
+    hosting: TableHosting, name: str | None, wait: float, player: TablePlayer
+) -> int:
+    """Host a table until it is seated (at most ``wait`` seconds), then play the match."""
     me = load_or_create_identity(name)
+    bots = bot_identities(hosting)
     _say(f"Hosting {hosting.preset} as {me.name} ({me.fingerprint}), seat 0.")
     try:
         async with asyncio.timeout(wait):
-            table = await host_seated_table(hosting, me, _say, _show_code)
+            table = await host_seated_table(hosting, me, _say, _show_code, bots=bots)
     except TimeoutError:
         _say(f"p2p66: the table was not seated within {wait:g} s")
         return EXIT_NETWORK
     except TransportError as exc:
         _say(f"p2p66: cannot host: {exc}")
         return EXIT_NETWORK
-    return await _stop_at_the_seated_table(table)
+    return await _play_hosted(table, me, hosting, bots, player)
 
 
-async def join_table_main(code: str, name: str | None, *, accept: bool) -> int:
+async def join_table_main(code: str, name: str | None, *, accept: bool, player: TablePlayer) -> int:
     """Join a table and answer its seating (asked unless ``accept``)."""
     me = load_or_create_identity(name)
 
@@ -84,4 +154,11 @@ async def join_table_main(code: str, name: str | None, *, accept: bool) -> int:
     except TransportError as exc:
         _say(f"p2p66: cannot join the table: {exc}")
         return EXIT_NETWORK
-    return await _stop_at_the_seated_table(table)
+    for line in seating_lines(table):
+        _say(line)
+    replay = replay_path(table.seating.preset, player.replay_dir)
+    names = tuple(p.name for p in table.seating.seats)
+    end = await play_joined(
+        table, me, _chooser(player, table), replay=replay, on_events=_narrator(names)
+    )
+    return _outcome(end, replay)

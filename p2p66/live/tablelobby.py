@@ -3,28 +3,20 @@
 Orchestration of the lobby (``p2p66.net.lobby``) for the command line: open
 the listener, show the table's code (and advertise its free seats with
 ``--lan``), seat bots in this process, print what happens, and hand back the
-signed ``Table``. The N-party session that would play on it is not bound
-here yet: the commands then stop with ``NOT_YET`` (see the report of issue 16).
+signed ``Table``, which ``p2p66.live.tablenet`` then plays to the end.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
 
 from p2p66.net.addresses import join_addresses
 from p2p66.net.identity import Identity
 from p2p66.net.joincode import generate_words
 from p2p66.net.lobby import Decide, LobbyEvent, Table, host_table, join_table
 from p2p66.net.tcp import Listener
-
-NOT_YET: Final = (
-    "three- and four-player matches are not yet playable over the network: the table is "
-    "seated and every player signed it, but the session for more than two players is "
-    "still being built"
-)
 
 Say = Callable[[str], None]
 
@@ -76,15 +68,25 @@ def _event_printer(say: Say) -> Callable[[LobbyEvent], None]:
     return show
 
 
+def bot_identities(hosting: TableHosting) -> dict[int, Identity]:
+    """A fresh identity for each bot seat (bots sit in the host's process)."""
+    return {seat: Identity.generate(f"{hosting.bot}-{seat}"[:32]) for seat in hosting.bot_seats}
+
+
 async def host_seated_table(
-    hosting: TableHosting, identity: Identity, say: Say, show_code: Callable[[str], None]
+    hosting: TableHosting,
+    identity: Identity,
+    say: Say,
+    show_code: Callable[[str], None],
+    *,
+    bots: Mapping[int, Identity] | None = None,
 ) -> Table:
     """Listen, show the code, seat everyone (bots included) and return the signed table."""
     listener = await Listener.open(
         identity, words=generate_words(), bind=hosting.bind, port=hosting.port
     )
     async with listener, contextlib.AsyncExitStack() as stack:
-        bots = {seat: Identity.generate(f"{hosting.bot}-{seat}"[:32]) for seat in hosting.bot_seats}
+        bots = bot_identities(hosting) if bots is None else bots
 
         def codes(current: Listener) -> None:
             say(f"Give the other players this join code ({hosting.players} seats, one code):")

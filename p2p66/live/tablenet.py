@@ -15,7 +15,6 @@ beside it when one was proven).
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,21 +97,17 @@ def same_rules(preset: str) -> Callable[[object, int], str | None]:
     return answer
 
 
-def peer_for(
-    table: Table, identity: Identity, *, target: int | None = None, seed: int | None = None
-) -> Peer:
+def peer_for(table: Table, identity: Identity, *, target: int | None = None) -> Peer:
     """The session peer of ``table.seat``: the host proposes the seated preset's options
     (to ``target``), a joiner accepts only those (with any target)."""
     options = options_of(table, target)
 
-    rng = random.Random(seed).randbytes if seed is not None else None
     return Peer(
         table.seat,
         signer_of(identity),
         options=options if table.seat == HOST_SEAT else None,
         rules_policy=same_rules(table.seating.preset),
         seats=options.players,
-        **({"rng": rng} if rng is not None else {}),
     )
 
 
@@ -149,6 +144,45 @@ class SeatBot:
         card = peer.known_cards().get(face_up) if face_up is not None else None
         turn = Turn(view.hand, moves, CARDS[card if card is not None else 0], table.number)
         return as_action(self._hand[1].choose(turn)).move.code  # type: ignore[attr-defined]
+
+
+def _describe(peer: Peer) -> tuple[str, dict[str, int]]:
+    """What the person at the seat sees in ``--plain``: the hand, the table, the legal moves."""
+    view = peer.table_view()
+    if view is None:
+        raise LocalProtocolError("asked for a move with nothing to see")
+    game = peer.machine.table
+    assert game is not None
+    if isinstance(view, TableView):
+        legal = view.legal
+        cards = " ".join(str(c) for c in view.hand)
+        trick = " ".join(f"{s}:{c}" for s, c in view.trick)
+        text = f"Your hand: {cards}. Bid {view.bid}, trump {view.trump}. Trick: {trick or '-'}."
+    else:
+        assert view.hand is not None
+        legal = tuple(m.code for m in view.hand.legal)
+        text = f"Your hand: {' '.join(str(c) for c in view.hand.hand)}."
+    moves = {game.notation(code): code for code in legal}
+    return text, moves
+
+
+def prompt_chooser(say: Callable[[str], None]) -> Chooser:
+    """The person at the terminal (``--plain``): shows the seat's view, reads a legal move."""
+    import sys
+
+    async def choose(peer: Peer) -> int | str:
+        text, moves = _describe(peer)
+        say(text)
+        while True:
+            say("Your move (" + ", ".join(moves) + "):")
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                raise LocalProtocolError("the terminal closed before a move was played")
+            if line.strip() in moves:
+                return moves[line.strip()]
+            say(f"{line.strip()!r} is not a legal move here.")
+
+    return choose
 
 
 def bot_chooser(spec: str, seed: int, options: TableOptions) -> Chooser:

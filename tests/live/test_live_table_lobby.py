@@ -1,8 +1,9 @@
 """``p2p66 host --preset north-american --bot-seats 1`` and ``join --table``, as processes.
 
 Three processes over loopback TCP seat a table of four (one bot in the
-host's process), every one prints the same signed seating, then all stop
-with the clear "not yet playable over the network" error and exit code 2.
+host's process), every one prints the same signed seating, then they play
+the whole match over the star (every seat a bot, ``--plain``): exit code 0
+everywhere, and every process's replay is the same bytes and verifies.
 """
 
 from __future__ import annotations
@@ -15,17 +16,20 @@ from pathlib import Path
 import pytest
 
 from p2p66.live.tablelobby import parse_bot_seats
+from p2p66.replay.report import Status
+from p2p66.replay.verify import verify_file
 
 CLI = [sys.executable, "-m", "p2p66.cli.app"]
 STEP = 60.0
 
 
-@pytest.mark.timeout(120)
-def test_three_processes_seat_a_table_of_four_and_stop_before_the_deal(tmp_path: Path) -> None:
+@pytest.mark.timeout(240)
+def test_three_processes_seat_a_table_of_four_and_play_the_match(tmp_path: Path) -> None:
     env = {**os.environ, "P2P66_HOME": str(tmp_path / "host")}
     host = subprocess.Popen(
         [*CLI, "host", "--preset", "north-american", "--bot-seats", "1", "--bind", "127.0.0.1",
-         "--port", "0", "--wait", "60", "--name", "hana"],
+         "--port", "0", "--wait", "60", "--name", "hana", "--bot", "greedy", "--target", "2",
+         "--plain", "--replay-dir", str(tmp_path / "r-hana")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     assert host.stdout is not None and host.stderr is not None
@@ -34,7 +38,20 @@ def test_three_processes_seat_a_table_of_four_and_stop_before_the_deal(tmp_path:
         code = host.stdout.readline().strip()  # the host prints its code at once
         for name in ("jo", "kai"):
             joiner = subprocess.Popen(
-                [*CLI, "join", "--table", code, "--yes", "--name", name],
+                [
+                    *CLI,
+                    "join",
+                    "--table",
+                    code,
+                    "--yes",
+                    "--name",
+                    name,
+                    "--bot",
+                    "greedy",
+                    "--plain",
+                    "--replay-dir",
+                    str(tmp_path / f"r-{name}"),
+                ],  # fmt: skip
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -48,17 +65,20 @@ def test_three_processes_seat_a_table_of_four_and_stop_before_the_deal(tmp_path:
             if process.poll() is None:
                 process.kill()
                 process.wait(timeout=10)
-    assert host.returncode == 2, host_err
-    assert "not yet playable over the network" in host_err
+    assert host.returncode == 0, host_err
+    assert "The match is over" in host_err
     tables = {line for line in host_err.splitlines() if line.startswith("Table ")}
     assert len(tables) == 1
     for process, (_, err) in zip(joiners, results, strict=True):
-        assert process.returncode == 2, err
-        assert "not yet playable over the network" in err
+        assert process.returncode == 0, err
+        assert "The match is over" in err
         assert tables == {line for line in err.splitlines() if line.startswith("Table ")}
-        assert "seat 0: hana" in err and "seat 1: expert-1" in err
+        assert "seat 0: hana" in err and "seat 1: greedy-1" in err
     seated = [line for line in host_err.splitlines() if "sat down" in line]
     assert len(seated) == 2
+    replays = [next((tmp_path / f"r-{n}").glob("*.p66")) for n in ("hana", "jo", "kai")]
+    assert len({path.read_bytes() for path in replays}) == 1
+    assert verify_file(replays[0]).report.status is Status.VALID
 
 
 def test_bot_seats_are_checked() -> None:

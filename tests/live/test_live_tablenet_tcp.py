@@ -36,7 +36,9 @@ def _match(preset: str, players: int, bot_seats: tuple[int, ...], folder: Path) 
                     bots={s: ids[s] for s in bot_seats}, config=CONFIG,
                 )
             )  # fmt: skip
-            joined = await asyncio.gather(*(join_table(code, ids[n], config=CONFIG) for n in joiners))
+            joined = await asyncio.gather(
+                *(join_table(code, ids[n], config=CONFIG) for n in joiners)
+            )
             hosted = await hosting
             options = options_of(hosted)
             bots = {s: (ids[s], bot_chooser(BOT, s, options)) for s in bot_seats}
