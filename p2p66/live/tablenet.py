@@ -15,6 +15,7 @@ beside it when one was proven).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,32 +286,41 @@ async def play_hosted(
     """
     from p2p66.live.starlink import hub_for, spoke_for
 
-    async with hub_for(table, identity) as hub:
-        spokes = {seat: spoke_for(table.bots[seat], bid) for seat, (bid, _) in bots.items()}
-        for spoke in spokes.values():
-            await spoke.__aenter__()
-        try:
-            tasks = [
+    reason = "the match is over"
+    async with hub_for(table, identity) as hub, contextlib.AsyncExitStack() as stack:
+        spokes = {
+            seat: await stack.enter_async_context(spoke_for(table.bots[seat], bid))
+            for seat, (bid, _) in bots.items()
+        }
+        tasks = [
+            asyncio.create_task(
                 play_seat(
                     peer_for(table.bots[seat], bid),
                     spokes[seat],
                     chooser,
                     replay=(bot_replays or {}).get(seat),
                 )
-                for seat, (bid, chooser) in sorted(bots.items())
-            ]
-            mine = play_seat(
+            )
+            for seat, (bid, chooser) in sorted(bots.items())
+        ]
+        try:
+            mine = await play_seat(
                 peer_for(table, identity, target=target),
                 hub,
                 choose,
                 replay=replay,
                 on_events=on_events,
             )
-            return await asyncio.gather(mine, *tasks)
+            if mine.fault is not None:
+                reason = mine.fault
+                for task in tasks:  # the bots wait on records that will not come
+                    task.cancel()
+            done = await asyncio.gather(*tasks, return_exceptions=True)
+            return [mine, *(end for end in done if isinstance(end, TableEnd))]
         finally:
-            for spoke in spokes.values():
-                await spoke.__aexit__(None, None, None)
-            await close_table(table, "the match is over")
+            for task in tasks:
+                task.cancel()
+            await close_table(table, reason)
 
 
 async def play_joined(
@@ -324,10 +334,13 @@ async def play_joined(
     """A joiner's process: its seat over its spoke to the host."""
     from p2p66.live.starlink import spoke_for
 
+    reason = "the match is over"
     try:
         async with spoke_for(table, identity) as spoke:
-            return await play_seat(
+            end = await play_seat(
                 peer_for(table, identity), spoke, choose, replay=replay, on_events=on_events
             )
+            reason = end.fault or reason
+            return end
     finally:
-        await close_table(table, "the match is over")
+        await close_table(table, reason)

@@ -87,3 +87,50 @@ def test_bot_seats_are_checked() -> None:
     for text, error in [("0", "1 to 3"), ("4", "1 to 3"), ("1,1", "twice"), ("1,2,3", "a person")]:
         with pytest.raises(ValueError, match=error):
             parse_bot_seats(text, 4)
+
+
+@pytest.mark.timeout(240)
+def test_a_joiner_killed_mid_match_ends_it_as_abandoned_by_that_seat(tmp_path: Path) -> None:
+    host = subprocess.Popen(
+        [*CLI, "host", "--preset", "three-handed", "--bind", "127.0.0.1", "--port", "0",
+         "--wait", "60", "--name", "hana", "--bot", "greedy", "--plain",
+         "--replay-dir", str(tmp_path / "r-hana")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "P2P66_HOME": str(tmp_path / "host")},
+    )  # fmt: skip
+    assert host.stdout is not None
+    joiners: dict[str, subprocess.Popen[str]] = {}
+    try:
+        code = host.stdout.readline().strip()
+        for name in ("jo", "kai"):
+            joiners[name] = subprocess.Popen(
+                [*CLI, "join", "--table", code, "--name", name, "--bot", "greedy", "--plain",
+                 "--replay-dir", str(tmp_path / f"r-{name}")],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env={**os.environ, "P2P66_HOME": str(tmp_path / name)},
+            )  # fmt: skip
+        kai = joiners["kai"]
+        assert kai.stderr is not None
+        seat = None
+        for line in kai.stderr:  # its seat, then the end of the first hand: kill it then
+            if "<- you" in line:
+                seat = int(line.split("seat ")[1].split(":")[0])
+            if line.startswith("Hand 1 over"):
+                break
+        kai.kill()
+        kai.communicate(timeout=10)
+        host_err = host.communicate(timeout=STEP)[1]
+        jo_err = joiners["jo"].communicate(timeout=STEP)[1]
+    finally:
+        for process in (host, *joiners.values()):
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+    assert seat is not None
+    assert host.returncode == 3, host_err
+    assert f"abandoned by seat {seat}" in host_err
+    assert joiners["jo"].returncode == 3, jo_err
+    assert f"abandoned by seat {seat}" in jo_err
+    replay = next((tmp_path / "r-hana").glob("*.p66"))
+    report = verify_file(replay).report
+    assert report.status is Status.UNFINISHED, report.headline()
