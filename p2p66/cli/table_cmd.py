@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_REPLAY, EXIT_USAGE
 from p2p66.live.loopback import replay_path
 from p2p66.live.tablelobby import (
     TableHosting,
@@ -80,6 +80,8 @@ def _outcome(end: TableEnd, replay: Path) -> int:
     _say(f"p2p66: {end.fault}")
     if end.fork_proof is not None:
         _say(f"Fork proof: {end.fork_proof}")
+    if end.replay_failed:
+        return EXIT_REPLAY
     return EXIT_CHEAT if end.cheat else EXIT_NETWORK
 
 

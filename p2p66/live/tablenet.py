@@ -70,6 +70,7 @@ class TableEnd:
     culprit: int | None = None
     cheat: bool = False
     lost: bool = False
+    replay_failed: bool = False
     fork_proof: Path | None = None
 
 
@@ -204,14 +205,16 @@ async def play_seat(
     replay: Path | None = None,
     on_events: Heard | None = None,
     record_timeout: float = RECORD_TIMEOUT,
+    durable: bool = True,
 ) -> TableEnd:
     """Play ``peer``'s seat to the end of the match over ``link``; never raises for a fault.
 
     Every record (ours as sent, the others' as they arrive) is appended to
-    ``replay`` at once; at the end the records are verified.
+    ``replay`` at once (``fsync``ed unless not ``durable``); at the end the
+    records are verified.
     """
     records: list[Record] = []
-    writer = ReplayWriter(replay, fsync=False) if replay is not None else None
+    writer: ReplayWriter | None = None
 
     def heard(new: list[ev.Event]) -> None:
         if on_events is not None and new:
@@ -224,11 +227,14 @@ async def play_seat(
 
     def end(**fault: object) -> TableEnd:
         if writer is not None:
-            writer.close()
+            with contextlib.suppress(OSError):
+                writer.close()
         verdict = verify_records(records).report.headline()
         return TableEnd(peer.seat, tuple(records), verdict, **fault)  # type: ignore[arg-type]
 
     try:
+        if replay is not None:
+            writer = ReplayWriter(replay, fsync=durable)
         heard(peer.start())
         while True:
             for record in peer.data_to_send():
@@ -263,6 +269,8 @@ async def play_seat(
         return end(fault=f"abandoned by seat {HOST_SEAT}: {exc}", culprit=HOST_SEAT, lost=True)
     except TimeoutError:
         return end(fault=f"no record came within {record_timeout:g} s", lost=True)
+    except OSError as exc:  # the replay file: what was written is kept
+        return end(fault=f"the replay could not be written: {exc}", replay_failed=True)
 
 
 def seat_seed(seed: int, seat: int) -> int:

@@ -21,7 +21,13 @@ BOT = "greedy"
 CONFIG = ChannelConfig(heartbeat_interval=None, idle_timeout=None, handshake_timeout=5)
 
 
-def _match(preset: str, players: int, bot_seats: tuple[int, ...], folder: Path) -> list[TableEnd]:
+def _match(
+    preset: str,
+    players: int,
+    bot_seats: tuple[int, ...],
+    folder: Path,
+    host_replay: Path | None = None,
+) -> list[TableEnd]:
     ids = [Identity.from_seed(f"p{i}", bytes([90 + i]) * 32) for i in range(players)]
     joiners = [s for s in range(1, players) if s not in bot_seats]
 
@@ -45,7 +51,7 @@ def _match(preset: str, players: int, bot_seats: tuple[int, ...], folder: Path) 
             plays = [
                 play_hosted(
                     hosted, ids[0], bot_chooser(BOT, 0, options), bots,
-                    replay=folder / "p0.p66",
+                    replay=host_replay or folder / "p0.p66",
                     bot_replays={s: folder / f"p{s}.p66" for s in bot_seats}, target=2,
                 ),
                 *(
@@ -92,3 +98,14 @@ def test_a_three_handed_match_among_three_over_tcp(tmp_path: Path) -> None:
 def test_a_cut_throat_match_among_three_over_tcp(tmp_path: Path) -> None:
     ends = _match("cut-throat", 3, (2,), tmp_path)
     _check_whole_match(ends, 3, tmp_path)
+
+
+@pytest.mark.timeout(120)
+def test_a_host_that_cannot_write_its_replay_stops_and_the_others_say_why(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    ends = _match("three-handed", 3, (2,), tmp_path, host_replay=tmp_path / "file" / "p0.p66")
+    host, *others = ends
+    assert host.replay_failed and host.fault is not None
+    assert "could not be written" in host.fault
+    for end in others:
+        assert end.lost and end.culprit == 0, end
