@@ -80,6 +80,9 @@ class HubLinks:
         self._records: asyncio.Queue[Record | Exception] = asyncio.Queue()
         self._lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        self.lost: set[int] = set()
+        """Joiners whose channel ended: nothing more is sent to them (the others may still
+        be told, e.g. the host's claim that one of them abandoned the match)."""
 
     async def __aenter__(self) -> HubLinks:
         for seat, link in self.links.items():
@@ -108,6 +111,7 @@ class HubLinks:
             seat, item = await self._inbox.get()
             try:
                 if isinstance(item, TransportError):
+                    self.lost.add(seat)
                     raise SeatLost(seat, item)
                 async with self._lock:
                     record, outgoing = self.hub.receive(seat, item)
@@ -120,9 +124,12 @@ class HubLinks:
 
     async def _send(self, outgoing: list[tuple[int, bytes]]) -> None:
         for seat, data in outgoing:
+            if seat in self.lost:
+                continue
             try:
                 await self.links[seat].send(data)
             except TransportError as exc:
+                self.lost.add(seat)
                 raise SeatLost(seat, exc) from None
 
     async def send_own(self, record: Record) -> bool:

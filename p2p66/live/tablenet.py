@@ -244,6 +244,9 @@ async def play_seat(
                     )
                 keep(record)
             if peer.machine.over:
+                left = peer.machine.abandoned
+                if left is not None:
+                    return end(fault=f"abandoned by seat {left}", culprit=left, lost=True)
                 return end()
             if peer.needs_move:
                 heard(peer.play(await choose(peer)))
@@ -264,6 +267,7 @@ async def play_seat(
         local = isinstance(exc, LocalProtocolError)
         return end(fault=str(exc), culprit=exc.culprit, cheat=not local)
     except SeatLost as exc:
+        await _claim_abandoned(peer, link, exc.seat, keep)
         return end(fault=f"abandoned by seat {exc.seat}: {exc}", culprit=exc.seat, lost=True)
     except TransportError as exc:
         return end(fault=f"abandoned by seat {HOST_SEAT}: {exc}", culprit=HOST_SEAT, lost=True)
@@ -273,8 +277,19 @@ async def play_seat(
         return end(fault=f"the replay could not be written: {exc}", replay_failed=True)
 
 
-def seat_seed(seed: int, seat: int) -> int:
-    return seed * 10 + seat
+async def _claim_abandoned(
+    peer: Peer, link: RecordLink, lost: int, keep: Callable[[Record], None]
+) -> None:
+    """The host's signed claim that ``lost`` abandoned the match, to the seats still there,
+    when the chain shows ``lost`` owes the next record (otherwise the replay just stops)."""
+    expected = peer.machine.expected()
+    if not peer.can_end or expected is None or expected.author != lost:
+        return
+    with contextlib.suppress(ProtocolError, TransportError, SeatLost):
+        peer.claim_abandoned()
+        for record in peer.data_to_send():
+            await link.send_own(record)
+            keep(record)
 
 
 async def play_hosted(
