@@ -187,6 +187,8 @@ class SpokeLink:
         while True:
             try:
                 delivery = self.spoke.receive(await self.link.recv())
+                if delivery.record is not None:  # checked: ours even if the ack cannot go
+                    self._records.put_nowait(delivery.record)
                 if delivery.reply is not None:
                     await self.link.send(delivery.reply)
             except (TransportError, ProtocolError) as exc:
@@ -194,8 +196,6 @@ class SpokeLink:
                 return
             finally:
                 self._heard.set()
-            if delivery.record is not None:
-                self._records.put_nowait(delivery.record)
 
     async def send_own(self, record: Record) -> None:
         data = self.spoke.own(record)
