@@ -12,7 +12,8 @@ bot's decisions with ``time.process_time`` (this process's CPU time, which
 other processes on the machine hardly change), so it says how many samples a
 move of 100 ms on one core affords: the median, the 90th percentile and the
 longest move, and the same for the decisions that searched (more than one
-legal move). The deals are the runner's duplicate deals of ``--seed``.
+legal move). The deals are the runner's duplicate deals of ``--seed``, each
+played as the first hand of a match (``--single``: as a one-hand game).
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ from p2p66.runner.run import one_hand
 from p2p66.runner.table import HandTable
 
 
-def measure(spec: str, opponent: str, rules_name: str, hands: int, seed: int) -> list[float]:
-    """CPU seconds of each searched decision (more than one legal move) of ``spec``."""
-    rules = one_hand(preset(rules_name))
+def measure(
+    spec: str, opponent: str, rules_name: str, hands: int, seed: int, *, single: bool
+) -> list[float]:
+    """CPU seconds of each searched decision (more than one legal move) of ``spec``: in the
+    first hand of a match (0-0), or in one-hand games (``single``: only winning counts, which
+    the search proves faster)."""
+    rules = one_hand(preset(rules_name)) if single else preset(rules_name)
     out: list[float] = []
     for hand in range(hands):
         seat = hand % 2
@@ -63,13 +68,16 @@ def main() -> None:
     parser.add_argument("--opponent", default="expert")
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--single", action="store_true", help="one-hand games (--hands runs)")
     args = parser.parse_args()
-    spent = sorted(measure(args.bot, args.opponent, args.preset, args.hands, args.seed))
+    spent = measure(args.bot, args.opponent, args.preset, args.hands, args.seed, single=args.single)
+    spent.sort()
     if not spent:
         raise SystemExit("no searched decision was timed")
     p90 = spent[int(0.9 * (len(spent) - 1))]
     print(
-        f"== {args.bot} vs {args.opponent}, preset {args.preset}, {args.hands} deals "
+        f"== {args.bot} vs {args.opponent}, preset {args.preset}{' one-hand' * args.single}, "
+        f"{args.hands} deals "
         f"(seed {args.seed}): {len(spent)} searched moves, CPU per move: "
         f"median {1000 * statistics.median(spent):.0f} ms, mean "
         f"{1000 * statistics.fmean(spent):.0f} ms, 90% {1000 * p90:.0f} ms, "

@@ -182,10 +182,13 @@ def winners_of(seed: int, pairs: list[int], concurrency: int, cache: Path | None
     mine = {int(p): w for p, w in known.get(str(seed), {}).items()}
     todo = [p for p in pairs if p not in mine]
     with ProcessPoolExecutor(concurrency) as pool:
-        mine.update(zip(todo, pool.map(perfect_winner, [seed] * len(todo), todo), strict=True))
-    if cache is not None and todo:
-        known[str(seed)] = {str(p): w for p, w in sorted(mine.items())}
-        cache.write_text(json.dumps(known, sort_keys=True))
+        for start in range(0, len(todo), 16):  # saved as it goes: a stopped run keeps its work
+            chunk = todo[start : start + 16]
+            solved = pool.map(perfect_winner, [seed] * len(chunk), chunk)
+            mine.update(zip(chunk, solved, strict=True))
+            if cache is not None:
+                known[str(seed)] = {str(p): w for p, w in sorted(mine.items())}
+                cache.write_text(json.dumps(known, sort_keys=True))
     return mine
 
 
