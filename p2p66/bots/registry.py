@@ -103,7 +103,7 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "samples": "fixed number of determinisations instead of a time budget",
                 "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
                 "solve": "solve worlds exactly once the talon holds at most N cards, every one "
-                "when they are few (default 2; 0: off)",
+                "when they are few (default 0: off)",
                 "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
             },
             _strong,

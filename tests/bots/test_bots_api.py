@@ -157,8 +157,8 @@ def test_ismcts_finds_the_move_that_wins_in_every_world() -> None:
 
 @pytest.mark.parametrize("name", ["vu", "sixty-six"])
 def test_strong_solves_every_world_once_the_talon_is_nearly_gone(name: str) -> None:
-    """At two talon cards strong lists every world left and plays the move that wins in the
-    most of them (one-hand games: winning is all), whatever its search is before."""
+    """With solve=2, at two talon cards strong lists every world left and plays the move that
+    wins in the most of them (one-hand games: winning is all), whatever its search before."""
     from p2p66.bots.knowledge import WorldSampler, knowledge_of
     from p2p66.engine.moves import DECLARE
     from p2p66.runner.run import one_hand
@@ -166,7 +166,7 @@ def test_strong_solves_every_world_once_the_talon_is_nearly_gone(name: str) -> N
     opts = one_hand(preset(name))
     checked = 0
     for seed in range(12):
-        bot = make_bot(parse_bot_spec("strong:samples=30"), seed, opts)
+        bot = make_bot(parse_bot_spec("strong:samples=30,solve=2"), seed, opts)
         other = make_bot(parse_bot_spec("random"), seed, opts)
         table = HandTable.deal(opts, deal_deck(seed, 0, 0, opts.deck_size), seed % 2)
         while not table.is_over:

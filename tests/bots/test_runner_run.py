@@ -244,7 +244,7 @@ def test_the_start_line_records_every_bot_option_and_reproducibility() -> None:
     assert head["bots"]["a"] == {
         "spec": "strong:ms=20",
         "kind": "builtin",
-        "options": {"ms": 20.0, "samples": 0, "endgame": 0, "solve": 2, "search": "auto"},
+        "options": {"ms": 20.0, "samples": 0, "endgame": 0, "solve": 0, "search": "auto"},
         "reproducible": False,
     }
     assert head["bots"]["b"]["reproducible"] is True
