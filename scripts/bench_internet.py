@@ -3,7 +3,11 @@
 Root only (it builds the lab, like the tests). For each path it starts
 ``p2p66 host`` and ``p2p66 join`` (random bots, a match to 2, proofs off) and
 measures: host start -> printed internet code (with a mapping), and host
-start -> the joiner's "Joined ..." line (authenticated). ``--sim N`` repeats
+start -> the joiner's "Joined ..." line (authenticated). First, where the
+time to the code goes: the interpreter alone, ``host --help`` (our imports),
+``host --no-upnp`` to its code, and ``host`` to its mapped public code, each
+the median of 5 runs, with the load average (the machine may be shared);
+``PortMapping.open`` alone comes next. ``--sim N`` repeats
 the simultaneous-open path N times and counts the successes. Not a test.
 
     sudo PYTHONPATH=$PWD python scripts/bench_internet.py [--sim 5]
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -95,6 +100,51 @@ def time_mapping() -> str:
             lab.close()
 
 
+def _median_s(command: list[str], runs: int, until_line: str | None = None) -> float:
+    """Median wall time of ``command``: to its exit, or to its first stdout line holding
+    ``until_line`` (then it is killed)."""
+    took = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, text=True,
+                                env={**os.environ, "PYTHONPATH": str(players.REPO)})  # fmt: skip
+        assert proc.stdout is not None
+        if until_line is None:
+            proc.communicate(timeout=60)
+        else:
+            for line in proc.stdout:
+                if until_line in line:
+                    break
+        took.append(time.perf_counter() - start)
+        proc.kill()
+        proc.communicate(timeout=30)
+    return statistics.median(took)
+
+
+def time_startup(runs: int = 5) -> list[tuple[str, float]]:
+    """Where ``host`` start -> printed code goes: Python itself, our imports, the mapping."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        lab = RouterLab.build(work)
+        try:
+            lab.upnp("a", True)
+            ns = ["ip", "netns", "exec", lab.homes["a"].machine_ns]
+            cli = [*ns, sys.executable, "-m", "p2p66.cli.app"]
+            os.environ["P2P66_HOME"] = str(work / "home")
+            host = [*cli, "host", "--port", "0", "--name", "bench", "--wait", "1"]
+            python = [*ns, sys.executable]
+            return [
+                ("python -c pass (interpreter alone)", _median_s([*python, "-c", "pass"], runs)),
+                ("p2p66 host --help (start-up, imports)", _median_s([*cli, "host", "-h"], runs)),
+                ("p2p66 host --no-upnp -> code", _median_s([*host, "--no-upnp"], runs, "@")),
+                ("p2p66 host -> public code (mapped)", _median_s(host, runs, "198.51.100.1:")),
+            ]
+        finally:
+            os.environ.pop("P2P66_HOME", None)
+            lab.close()
+
+
 def _both_upnp_v4(lab: RouterLab) -> None:
     lab.upnp("a", True)
     lab.upnp("b", True)
@@ -140,13 +190,19 @@ PATHS = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sim", type=int, default=0, help="repeat the simultaneous open N times")
+    parser.add_argument("--startup", action="store_true", help="only the start-up numbers")
     args = parser.parse_args()
     reason = missing_prerequisite()
     if reason is not None:
         print(f"cannot run: {reason}")
         return 2
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for what, seconds in time_startup():
+        print(f"{what:44} {seconds:6.2f} s (median of 5)")
     median, low, high = time_mapping().split()
     print(f"PortMapping.open (UPnP + pinhole), 5 runs: median {median} s (min {low}, max {high})")
+    if args.startup:
+        return 0
     print(f"{'path':38} {'code (s)':>9} {'joined (s)':>11}  result")
     for name, setup, home, want, reply in PATHS:
         r = run_path(name, setup, home, want, reply)

@@ -9,6 +9,7 @@ Sections (the issue's targets in brackets):
            and cut-throat (expert vs two randoms) to 15                     [reported]
   strong   strong partnership vs expert partnership, north-american to 10  [>= 65%]
            at --ms per move                                                  [<= 100 ms]
+  strong-cut  cut-throat: strong vs two experts to 15 (a fair share: 33%)    [reported]
   three    three-handed: expert vs two randoms (two-player bots)           [reported]
 Duplicate deals: every deal sequence is played twice, once with each side
 in the other seats (and from every seat in the three-seat games), so the
@@ -82,7 +83,7 @@ def three_seats(title: str, game: str, a: str, b: str, *, matches: int, seed: in
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--only", choices=["expert", "strong", "three"])
+    parser.add_argument("--only", choices=["expert", "strong", "strong-cut", "three"])
     parser.add_argument("--matches", type=int, default=40, help="matches per section")
     parser.add_argument("--ms", type=float, default=100.0, help="strong's budget per move")
     parser.add_argument("--seed", type=int, default=1)
@@ -104,6 +105,15 @@ def main() -> int:
             "expert",
             args.matches,
             args.seed,
+        )
+    if args.only in (None, "strong-cut"):
+        three_seats(
+            f"strong ({args.ms:g} ms) vs 2 expert, cut-throat",
+            "cut-throat",
+            f"strong:ms={args.ms:g}",
+            "expert",
+            matches=args.matches,
+            seed=args.seed,
         )
     if args.only in (None, "three"):
         three_seats(

@@ -26,7 +26,8 @@ from typing import Final
 from p2p66.engine.cards import Card
 from p2p66.engine.moves import Move
 from p2p66.engine.options import RuleOptions
-from p2p66.engine.view import PlayerView, slot_setters
+from p2p66.engine.slots import slot_setters
+from p2p66.engine.view import PlayerView
 
 InfoValue = str | int | float | bool
 """Values a bot may attach to a move as ``info`` (search depth, score, a comment)."""

@@ -6,10 +6,12 @@
 - ``host_codes``: the codes to print, the one for the internet first (IPv6 and
   the external IPv4 address in one code).
 - ``accept_or_reply``: the host waits for a joiner and, meanwhile, for a reply
-  code typed at its prompt, which it dials from its own port.
+  code typed at its prompt, which it dials from its own port (``Hosted``
+  remembers it: after a dropped link the host dials it again).
 - ``join_or_reply``: the joiner tries every address of the code side by side
-  and, when none answers, offers a reply code (its own mapping or a TCP
-  simultaneous open).
+  and, when none answers within ``NO_ANSWER_YET`` s, offers a reply code (its
+  own mapping or a TCP simultaneous open) while it goes on trying; ``Joined``
+  keeps the reply port open for the match and knows how to get back.
 """
 
 from __future__ import annotations
@@ -17,27 +19,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import stat
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from p2p66.net.channel import SecureChannel
-from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, TransportError
-from p2p66.net.eyeballs import STAGGER, format_codes, join_first, parse_codes
+from p2p66.net.errors import AuthenticationError, ConnectFailed, NetworkError, PeerTimeout
+from p2p66.net.eyeballs import format_codes, join_first, parse_codes
 from p2p66.net.identity import Identity, KnownPeers
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.portmap import SEARCH_TIMEOUT, PortMapError, PortMapping
 from p2p66.net.reach import global_ipv6_addresses, is_carrier_grade, scope
-from p2p66.net.reply import ReplyPoint, dial_from, parse_reply_code
+from p2p66.net.redial import Target, dial_first, host_rejoin, targets
+from p2p66.net.reply import ReplyPoint, parse_reply_code
 from p2p66.net.tcp import Listener
 
 Say = Callable[[str], None]
 
-REPLY_DIAL_TIMEOUT: Final = 20.0
 REPLY_WAIT: Final = 600.0
+NO_ANSWER_YET: Final = 2.5
+"""Seconds without an answer from the host's addresses before a reply code is offered."""
 WHAT_WORKS: Final = (
     "What works instead: IPv6 (if both of you have it), a reply code (the other player "
     "runs 'p2p66 join' with your code and gives you the reply code it prints), or a VPN "
@@ -45,11 +48,11 @@ WHAT_WORKS: Final = (
 )
 
 
-def carrier_grade_message(external: str) -> str:
+def carrier_grade_message(external: str, *, hosting: bool = True) -> str:
     return (
         f"Your router's outside address {external} is itself behind your provider's NAT "
         "(carrier-grade NAT, shared or private address space): nobody on the internet can "
-        f"reach you through a port mapping. {WHAT_WORKS}"
+        f"reach you through a port mapping.{' ' + WHAT_WORKS if hosting else ''}"
     )
 
 
@@ -69,11 +72,15 @@ class HostReach:
         return self.external, self.mapping.mapping.external_port
 
 
-async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
-    """Map ``port``; ``mode`` True: must (``PortMapError``), False: skip, None: try quietly."""
+async def map_for_host(port: int, mode: bool | None, say: Say, *, role: str = "host") -> HostReach:
+    """Map ``port``; ``mode`` True: must (``PortMapError``), False: skip, None: try quietly.
+
+    ``role``: ``host``, or ``join`` for a joiner's reply port (other words, same work).
+    """
     reach = HostReach(ipv6=global_ipv6_addresses())
     if mode is False:
         return reach
+    hosting = role == "host"
     try:
         reach.mapping = await PortMapping.open(
             port, ipv6=reach.ipv6, timeout=SEARCH_TIMEOUT, on_problem=say
@@ -82,9 +89,13 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
         reach.external = exc.external_address
         if mode:
             raise
-        say(f"No port mapping ({exc}); the codes below need a reply code across the internet.")
+        if hosting:
+            say(f"No port mapping ({exc}). A joiner across the internet may not reach you; "
+                "if not, their 'p2p66 join' prints a reply code for you to type here.")  # fmt: skip
+        else:
+            say(f"No port mapping on your router either ({exc}).")
         if reach.external is not None and is_carrier_grade(reach.external):
-            say(carrier_grade_message(reach.external))
+            say(carrier_grade_message(reach.external, hosting=hosting))
         return reach
     m = reach.mapping.mapping
     reach.external = m.external_address
@@ -93,10 +104,11 @@ async def map_for_host(port: int, mode: bool | None, say: Say) -> HostReach:
         reach.mapping = None
         if mode:
             raise PortMapError(carrier_grade_message(m.external_address))
-        say(carrier_grade_message(m.external_address))
+        say(carrier_grade_message(m.external_address, hosting=hosting))
     else:
+        kept = "while you host" if hosting else "for this match"
         say(f"Port {port} mapped on your router ({m.method}) to {m.external_address}:"
-            f"{m.external_port}, kept while you host.")  # fmt: skip
+            f"{m.external_port}, kept {kept}.")  # fmt: skip
     return reach
 
 
@@ -119,34 +131,44 @@ def host_codes(
     return [format_codes(codes)] if codes else []
 
 
-async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> SecureChannel:
+@dataclass(frozen=True, slots=True)
+class Hosted:
+    """The joiner's channel, and the reply codes the host dialled (to redial after a drop)."""
+
+    channel: SecureChannel
+    reply_to: tuple[Target, ...] = ()
+
+
+async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -> Hosted:
     """The first joiner, or the host connecting out to a reply code typed meanwhile."""
     accept = asyncio.create_task(listener.accept(timeout))
     lines = await _stdin_lines()
     if lines is None:
-        return await accept
+        return Hosted(await accept)
     reader, close = lines
     words = listener.words or ()
-    say("If the other player gets a reply code, type it here and press Enter.")
+    say("If the other player sends you a reply code, type it here and press Enter.")
     dials: set[asyncio.Task[None]] = set()
+    dialled: list[JoinCode] = []
     try:
         while True:
             line = asyncio.create_task(reader.readline())
             done, _ = await asyncio.wait({accept, line}, return_when=asyncio.FIRST_COMPLETED)
             if accept in done:
                 line.cancel()
-                return accept.result()
+                return Hosted(accept.result(), targets(dialled))
             text = line.result().decode(errors="replace").strip()
             if not line.result():
-                return await accept  # stdin closed: joiners only
+                return Hosted(await accept, targets(dialled))  # stdin closed: joiners only
             if not text:
                 continue
             try:
                 codes = parse_reply_code(text, words)
             except JoinCodeError as exc:
-                say(f"not a reply code: {exc}")
+                say(f"That is not a reply code ({exc}); type the reply code again.")
                 continue
             say(f"Connecting to the joiner at {', '.join(code.address for code in codes)} ...")
+            dialled[:] = codes
             task = asyncio.create_task(_dial(listener, codes, say))
             dials.add(task)
             task.add_done_callback(dials.discard)
@@ -159,33 +181,11 @@ async def accept_or_reply(listener: Listener, timeout: float | None, say: Say) -
 
 async def _dial(listener: Listener, codes: list[JoinCode], say: Say) -> None:
     """Dial every address of the reply code from our port, staggered; adopt the first up."""
-    won: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
-    won = asyncio.get_running_loop().create_future()
-    errors: list[str] = []
-
-    async def one(index: int, code: JoinCode) -> None:
-        await asyncio.sleep(STAGGER * index)
-        try:
-            pair = await dial_from(listener.port, code.host, code.port, REPLY_DIAL_TIMEOUT)
-        except TransportError as exc:
-            errors.append(str(exc))
-            if len(errors) == len(codes) and not won.done():
-                won.set_exception(ConnectFailed("; ".join(errors)))
-            return
-        if won.done():
-            pair[1].close()
-        else:
-            won.set_result(pair)
-
-    tasks = [asyncio.create_task(one(i, code)) for i, code in enumerate(codes)]
     try:
-        reader, writer = await won
+        reader, writer = await dial_first(listener.port, targets(codes))
     except ConnectFailed as exc:
-        say(f"cannot reach the reply code's address: {exc}")
+        say(f"Cannot reach the reply code's address ({exc}); check it, or type it again.")
         return
-    finally:
-        for task in tasks:
-            task.cancel()
     await listener.adopt(reader, writer)
 
 
@@ -219,6 +219,57 @@ async def _stdin_lines() -> tuple[asyncio.StreamReader, Callable[[], None]] | No
     return reader, close
 
 
+@dataclass
+class Joined:
+    """The joiner's channel, and how to get it back after a dropped link.
+
+    ``point`` is set when the host connected to us (a reply code or a TCP
+    simultaneous open): it keeps listening, and its port mapped, until
+    ``aclose``, because the host redials it after a drop. Otherwise we dial
+    the host's code addresses again, side by side. Either way with the
+    known-peer handshake and only the first channel's key (the opponent).
+    """
+
+    channel: SecureChannel
+    codes: list[JoinCode]
+    me: Identity
+    peers: KnownPeers
+    point: ReplyPoint | None = None
+    punch: tuple[Target, ...] = ()
+    """The host addresses the reply point dialled (its half of a simultaneous open)."""
+    stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+
+    @property
+    def path(self) -> str:
+        if self.point is None:
+            return "direct"
+        return "reply code" if self.point.came_by == "incoming" else "simultaneous open"
+
+    async def reconnect(self) -> SecureChannel:
+        opponent = self.channel.peer
+        if self.point is None:
+            return await join_first(
+                self.codes, self.me, known_peers=self.peers, expect_key=opponent
+            )
+        return await self.point.rejoin(opponent, self.punch)
+
+    async def aclose(self) -> None:
+        await self.stack.aclose()
+
+
+def host_reconnect(listener: Listener, hosted: Hosted) -> Callable[[], Awaitable[SecureChannel]]:
+    """The host's way back after a drop: accept, and redial a reply code it had dialled."""
+
+    async def reconnect() -> SecureChannel:
+        return await host_rejoin(listener, hosted.reply_to)
+
+    return reconnect
+
+
+def _punch_targets(codes: list[JoinCode]) -> tuple[Target, ...]:
+    return tuple((code.host, code.port) for code in codes if scope(code.host) == "global")
+
+
 async def join_or_reply(
     code_text: str,
     me: Identity,
@@ -227,67 +278,116 @@ async def join_or_reply(
     *,
     reply: bool = True,
     wait: float = REPLY_WAIT,
-) -> SecureChannel:
-    """Join by every address of the code; if none answers, offer a reply code."""
+) -> Joined:
+    """Join by every address of the code; if none answers soon, also offer a reply code.
+
+    A refused or unreachable address fails at once; a silent one (a router
+    that drops unasked connections) would take the whole connect timeout. So
+    after ``NO_ANSWER_YET`` s without an answer the reply code is offered while
+    the host's addresses are still tried: whichever connection authenticates
+    first is the match.
+    """
     codes = parse_codes(code_text)
+    direct = asyncio.create_task(join_first(codes, me, known_peers=peers))
     try:
-        return await join_first(codes, me, known_peers=peers)
-    except AuthenticationError:
-        raise
-    except NetworkError as exc:
         if not reply or all(scope(code.host) == "loopback" for code in codes):
-            raise  # a host on this machine: no router between us, a reply code cannot help
-        say(f"Cannot reach the host: {exc}")
-    return await _offer_reply(codes, me, peers, say, wait)
+            # a host on this machine: no router between us, a reply code cannot help
+            return Joined(await direct, codes, me, peers)
+        await asyncio.wait({direct}, timeout=NO_ANSWER_YET)
+        if not direct.done():
+            say(f"No answer from the host yet (after {NO_ANSWER_YET:g} s; its router may "
+                "drop connections it was not asked for). Still trying; meanwhile:")  # fmt: skip
+            return await _offer_reply(codes, me, peers, say, wait, direct=direct)
+        try:
+            return Joined(direct.result(), codes, me, peers)
+        except AuthenticationError:
+            raise
+        except NetworkError as exc:
+            inside = all(scope(code.host) == "private" for code in codes)
+            where = " (that is an address inside the host's own network)" if inside else ""
+            say(f"Cannot reach the host: {exc}{where}.")
+        return await _offer_reply(codes, me, peers, say, wait, direct=None)
+    finally:
+        direct.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await direct
+
+
+NO_REPLY_POSSIBLE: Final = (
+    "Neither of you can be reached from the internet: the host's router did not "
+    "map its port, and yours did not either (or it is behind carrier-grade NAT), "
+    "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
+    "forward a port by hand, use IPv6, or join a VPN together."
+)
 
 
 async def _offer_reply(
-    codes: list[JoinCode], me: Identity, peers: KnownPeers, say: Say, wait: float
-) -> SecureChannel:
+    codes: list[JoinCode],
+    me: Identity,
+    peers: KnownPeers,
+    say: Say,
+    wait: float,
+    *,
+    direct: asyncio.Task[SecureChannel] | None,
+) -> Joined:
+    """Listen on a reply port (mapped if our router lets us) for the host to dial.
+
+    ``direct``: the attempt on the host's own addresses, still running; if it
+    succeeds first, that is the match (the reply port closes again). The
+    simultaneous open (dialling the host from the reply port) starts once it
+    has failed, so that the host's one code attempt is not raced by ourselves.
+    """
     point = await ReplyPoint.open(me, codes[0].words, known_peers=peers)
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(point.aclose)
-        reach = await map_for_host(point.port, None, say)
+        reach = await map_for_host(point.port, None, say, role="join")
         if reach.mapping is not None:
             stack.push_async_callback(reach.mapping.aclose)
         reply = host_codes(reach, codes[0].words, point.port, unopened_ipv6=False)
-        if not reply:
-            raise ConnectFailed(
-                "Neither of you can be reached from the internet: the host's router did not "
-                "map its port, and yours did not either (or it is behind carrier-grade NAT), "
-                "so no reply code can work. Switch on UPnP or NAT-PMP on one of the routers, "
-                "forward a port by hand, use IPv6, or join a VPN together."
-            )
-        for code in codes:
-            if scope(code.host) == "global":
-                point.punch(code.host, code.port)
-        print(reply[0], flush=True)
-        say("The host cannot be reached, but you may be: give the host the reply code above; "
-            "they type it at their prompt. Waiting ...")  # fmt: skip
-        return await point.accept(wait)
+        if not reply and direct is None:
+            raise ConnectFailed(NO_REPLY_POSSIBLE)
+        punch = _punch_targets(codes)
+        accepting = asyncio.create_task(point.accept(wait))
+        stack.callback(accepting.cancel)
+        if reply:
+            say("Give the host this reply code; they type it at their 'p2p66 host' prompt "
+                "and press Enter:")  # fmt: skip
+            print(reply[0], flush=True)
+            say("Waiting for the host to connect ...")
+        else:
+            accepting.cancel()
+            say("No reply code is possible (neither router maps ports); still trying the "
+                "host's address.")  # fmt: skip
+        if direct is None:
+            _punch_all(point, punch)
+        while True:
+            pending = {accepting} if reply else set()
+            if direct is not None:
+                pending.add(direct)
+            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if direct is not None and direct in done:
+                try:
+                    channel = direct.result()
+                except AuthenticationError:
+                    raise
+                except NetworkError as exc:
+                    if not reply:
+                        raise ConnectFailed(
+                            f"Cannot reach the host ({exc}). {NO_REPLY_POSSIBLE}"
+                        ) from None
+                    why = "still no answer" if isinstance(exc, PeerTimeout) else str(exc)
+                    say(f"The host's address: {why}. Waiting for the host to type your "
+                        "reply code.")  # fmt: skip
+                    direct = None
+                    _punch_all(point, punch)
+                    continue
+                say("Reached the host at its own address after all.")
+                return Joined(channel, codes, me, peers)
+            channel = accepting.result()
+            return Joined(channel, codes, me, peers, point, punch, stack.pop_all())
+    raise AssertionError("unreachable")  # pragma: no cover (mypy: the with block returns)
 
 
-def run_terminable(main: Coroutine[Any, Any, int], on_term: int) -> Coroutine[Any, Any, int]:
-    """``main`` as a task that SIGTERM cancels (so mappings are removed), exit ``on_term``."""
-
-    async def runner() -> int:
-        task = asyncio.ensure_future(main)
-        loop = asyncio.get_running_loop()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGTERM, task.cancel)
-        try:
-            return await task
-        except asyncio.CancelledError:
-            if task.cancelled() and not _current_cancelling():
-                return on_term
-            raise
-        finally:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signal.SIGTERM)
-
-    return runner()
-
-
-def _current_cancelling() -> int:
-    current = asyncio.current_task()
-    return current.cancelling() if current is not None else 0
+def _punch_all(point: ReplyPoint, targets: tuple[Target, ...]) -> None:
+    for host, port in targets:
+        point.punch(host, port)

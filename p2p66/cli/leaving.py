@@ -15,15 +15,11 @@ import signal
 from collections.abc import Callable
 from typing import Any, Final
 
+from p2p66.cli.signals import REASONS, on_signals
+
 LEAVE_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
 """Leaving signals for a seat with a screen (it handles Ctrl-C itself: twice to leave)."""
 BOT_LEAVE_SIGNALS: Final = (*LEAVE_SIGNALS, signal.SIGINT)
-
-REASONS: Final = {
-    "SIGTERM": "the program was stopped (SIGTERM)",
-    "SIGHUP": "the terminal was closed (SIGHUP)",
-    "SIGINT": "interrupted (Ctrl-C)",
-}
 
 
 async def until_done_or_signal(
@@ -40,16 +36,8 @@ async def until_done_or_signal(
         if not got.done():
             got.set_result(sig.name)
 
-    installed = []
-    for sig in signals:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, caught, sig)
-            installed.append(sig)
-    try:
+    with on_signals(signals, caught):
         await asyncio.wait({task, got}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
     if not got.done():
         got.cancel()
         return None

@@ -22,6 +22,7 @@ from p2p66.bots.registry import BotSpec, make_bot, parse_bot_spec
 from p2p66.bots.table import make_table_bot
 from p2p66.cli.exits import MATCH_HELP
 from p2p66.cli.output import EXIT_READER_GONE, silence_stdout
+from p2p66.cli.run_json import match_json, table_match_json, write_json
 from p2p66.cli.run_options import Concurrency, Duplicate, Margin, Movetime, Transport
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS, RuleOptions, preset
@@ -136,6 +137,10 @@ def match(
             "(default with --out FILE: FILE's name without suffix plus '-bots')",
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the final table as one JSON object instead of text"),
+    ] = False,
 ) -> None:
     """Play BOT_A against BOT_B and report win rates, Elo and (optionally) an SPRT.
 
@@ -166,6 +171,7 @@ def match(
             duplicate=duplicate,
             out=out,
             unsupported=[name for name, given in unsupported.items() if given],
+            as_json=as_json,
         )
     if bot_c is not None:
         typer.echo(f"error: {preset_name} is a two-player game: give two bots", err=True)
@@ -203,7 +209,7 @@ def match(
     ) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    to_stdout = out is not None and str(out) == "-"
+    to_stdout = _json_or_results(as_json, out)
     report: IO[str] = sys.stderr if to_stdout else sys.stdout
     previous: list[GameResult] = []
     handle: IO[str] | None = None
@@ -252,7 +258,10 @@ def match(
         if handle is not None and handle is not sys.stdout:
             handle.close()
     try:
-        print_table(config, outcome, report)
+        if as_json:
+            write_json(match_json(config, outcome), sys.stdout)
+        else:
+            print_table(config, outcome, report)
     except BrokenPipeError:  # a closed pipe is not a result: the exit code still says it
         silence_stdout()
     summary = outcome.summary(config)
@@ -269,6 +278,7 @@ def table_match(
     duplicate: bool,
     out: Path | None,
     unsupported: list[str],
+    as_json: bool = False,
 ) -> None:
     """``match`` for the games for three and four players (``runner/table_run.py``)."""
     from p2p66.runner.table_run import TableRunConfig, pair_stats, run_table, win_rates
@@ -288,7 +298,7 @@ def table_match(
     except (BotError, RuleOptionError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    to_stdout = out is not None and str(out) == "-"
+    to_stdout = _json_or_results(as_json, out)
     report: IO[str] = sys.stderr if to_stdout else sys.stdout
     try:
         handle: IO[str] | None = (
@@ -305,6 +315,18 @@ def table_match(
     finally:
         if handle is not None and handle is not sys.stdout:
             handle.close()
+    if as_json:
+        document = table_match_json(
+            preset_name,
+            bots,
+            matches=len(records),
+            seed=seed,
+            duplicate=duplicate,
+            wins=win_rates(config, records),
+            pairs=pair_stats(config, records),
+        )
+        write_json(document, sys.stdout)
+        raise typer.Exit(EXIT_OK)
     labels = dict(zip("ABC", bots, strict=False))
     seating = "A+A vs B+B" if rules.players == 4 else "round-robin at one table"
     lines = [
@@ -325,6 +347,15 @@ def table_match(
         )
     report.write("\n".join(lines) + "\n")
     raise typer.Exit(EXIT_OK)
+
+
+def _json_or_results(as_json: bool, out: Path | None) -> bool:
+    """Whether the results go to standard output (``--out -``); never with ``--json`` too."""
+    to_stdout = out is not None and str(out) == "-"
+    if as_json and to_stdout:
+        typer.echo("error: --json and --out - both write to standard output: choose one", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    return to_stdout
 
 
 def _check_table_bot(spec: str, rules: TableOptions) -> None:

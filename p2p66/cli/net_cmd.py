@@ -21,7 +21,7 @@ import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -39,21 +39,24 @@ from p2p66.cli.exits import (
     user_config,
 )
 from p2p66.cli.internet import (
+    Hosted,
     HostReach,
     accept_or_reply,
     host_codes,
+    host_reconnect,
     join_or_reply,
     map_for_host,
-    run_terminable,
 )
-from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, REASONS, until_done_or_signal
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_signal
+from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
+from p2p66.cli.signals import REASONS, run_terminable
+from p2p66.cli.table_cmd import host_table_main, join_table_main
+from p2p66.cli.table_options import AsciiOnly, BotSeed, Plain, PlayerName, ReplayDir
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
-from p2p66.engine.table import is_table_preset
-from p2p66.live.game import Decider, LiveGame, LiveGameError, Status
-from p2p66.live.loopback import default_verify, replay_path, signer_of
+from p2p66.engine.table import is_table_preset, table_preset
 from p2p66.live.resume import (
     MatchInfo,
     ResumableWriter,
@@ -63,14 +66,12 @@ from p2p66.live.resume import (
     forget,
     restore,
 )
-from p2p66.live.table import NetworkTable, bot_decider
+from p2p66.live.tablelobby import TableHosting, parse_bot_seats
 from p2p66.net import (
     Identity,
     KnownPeers,
     Listener,
     TransportError,
-    advertise,
-    browse,
     generate_words,
     join_known,
 )
@@ -87,16 +88,19 @@ from p2p66.net.identity import (
 )
 from p2p66.net.portmap import PortMapError
 from p2p66.net.reach import scope
+from p2p66.net.redial import Target, host_rejoin
+from p2p66.net.reply import ReplyPoint
 from p2p66.net.tcp import NobodyJoined, format_address
 from p2p66.replay.fileio import ReplayWriteError, ReplayWriter
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
 from p2p66.session.records import Record
-from p2p66.ui.bots import TableBot, UnknownBotError, check_bot_spec, make_table_bot
-from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.config import load_config, use_color
-from p2p66.ui.launch import run_ui
-from p2p66.ui.plain import read_line
+
+if TYPE_CHECKING:
+    from p2p66.live.game import Decider, Status
+    from p2p66.net.discovery import Game
+    from p2p66.ui.bots import TableBot
 
 
 def exit_code(peer: Peer, failure: str | None) -> int:
@@ -120,7 +124,8 @@ class Seat:
 
 
 def _say(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    """A line for the person hosting or joining (stderr), wrapped at words on a terminal."""
+    sys.stderr.write(fitted(text, terminal_width(sys.stderr)) + "\n")
     sys.stderr.flush()
 
 
@@ -145,6 +150,14 @@ async def _play(
     writer: ReplayWriter,
 ) -> int:
     """Play the match; a restarted process (``writer`` holding the chain so far) resumes it."""
+    # The game's modules are imported when the game starts, so that ``host`` prints its
+    # code without waiting for them (prompt_toolkit, the bots: see cli/app.py).
+    from p2p66.live.game import LiveGame
+    from p2p66.live.loopback import default_verify
+    from p2p66.live.table import NetworkTable
+    from p2p66.ui.cards_text import TextStyle
+    from p2p66.ui.launch import run_ui
+
     names = seat_names(peer.seat, channel)
     path = writer.path
     preload = list(writer.records)
@@ -179,7 +192,8 @@ async def _play(
         config = load_config()
         plain = seat.plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(ascii=seat.ascii_suits or config.ascii, color=color)
+        ascii_only = seat.ascii_suits or config.ascii or not shows_symbols(sys.stdout)
+        style = TextStyle(ascii=ascii_only, color=color)
         ui = asyncio.create_task(run_ui(table, style, plain=plain))
         signalled = await until_done_or_signal(
             ui, LEAVE_SIGNALS, lambda reason: setattr(table, "leave_reason", reason)
@@ -231,6 +245,11 @@ async def _play_bot(
     names: tuple[str, str],
 ) -> int:
     """Let a built-in bot play this seat; progress goes to stderr, one line per hand."""
+    from p2p66.live.game import LiveGame, LiveGameError
+    from p2p66.live.loopback import default_verify
+    from p2p66.live.table import bot_decider
+    from p2p66.ui.bots import make_table_bot
+
     bot_spec = seat.bot
     assert bot_spec is not None
     bot: TableBot | None = None
@@ -254,9 +273,9 @@ async def _play_bot(
         elif isinstance(event, ev.AuditCalled):
             _say(f"hand {event.number} stops for an audit: {event.reason}")
         elif isinstance(event, ev.Resigned):
-            _say(f"{m.names[event.seat]} resigned: {event.reason}")
+            _say(f"{names[event.seat]} resigned: {event.reason}")
         elif isinstance(event, ev.Abandoned):
-            _say(f"{m.names[event.seat]} abandoned the match at record {event.record}")
+            _say(f"{names[event.seat]} abandoned the match at record {event.record}")
 
     async def decide(view: PlayerView) -> int:
         nonlocal bot, decider
@@ -299,7 +318,7 @@ async def _play_bot(
             bot.close()
         channel.close()
     links.writer.close()
-    _say(default_verify(path))
+    _say(default_verify(path, None))  # the bot's owner reads about the bot by its name
     return exit_code(peer, None)
 
 
@@ -313,12 +332,6 @@ def _guarded(main: Coroutine[Any, Any, int]) -> int:
 
 
 def _options(preset_text: str, target: int | None) -> RuleOptions:
-    if is_table_preset(preset_text):
-        raise typer.BadParameter(
-            f"{preset_text} is a game for three or four players: for now it is played at a "
-            f"local table against bots (p2p66 play --preset {preset_text}), not over the network",
-            param_hint="--preset",
-        )
     try:
         options = preset(preset_text)
         return options.with_options(match_target=target) if target is not None else options
@@ -326,9 +339,23 @@ def _options(preset_text: str, target: int | None) -> RuleOptions:
         raise typer.BadParameter(str(exc), param_hint="--preset") from None
 
 
+def _table_hosting(
+    preset_text: str, bot_seats: str | None, bot: str | None, listen: Listen
+) -> TableHosting:
+    players = table_preset(preset_text).players
+    try:
+        seats = parse_bot_seats(bot_seats, players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bot-seats") from None
+    bot_spec = _bot(bot) or "expert"
+    return TableHosting(preset_text, players, listen.bind, listen.port, listen.lan, seats, bot_spec)
+
+
 def _bot(spec: str | None) -> str | None:
     if spec is None:
         return None
+    from p2p66.ui.bots import UnknownBotError, check_bot_spec
+
     try:
         return check_bot_spec(spec)
     except UnknownBotError as exc:
@@ -352,7 +379,12 @@ def register(app: typer.Typer) -> None:
         preset_text: Annotated[
             str | None, typer.Option("--preset", help="Rules preset (default: your config's).")
         ] = None,
-        target: Annotated[int | None, typer.Option("--target", min=1)] = None,
+        target: Annotated[
+            int | None,
+            typer.Option(
+                "--target", min=1, help="Game points that win the match (default: the preset's)."
+            ),
+        ] = None,
         soundness_text: Annotated[
             str,
             typer.Option(
@@ -364,11 +396,11 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--move-time", min=5, help="Seconds each move may take.")
         ] = 600,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        name: PlayerName = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         accept_timeout: Annotated[float, typer.Option("--wait", help="Seconds to wait.")] = 600,
         upnp: Annotated[
             bool | None,
@@ -388,9 +420,26 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--resume", help="Resume the match this player was hosting when it died."),
         ] = False,
+        bot_seats: Annotated[
+            str | None,
+            typer.Option(
+                "--bot-seats",
+                help="Three- or four-player games: the seats bots take, e.g. 1,3 (--bot picks "
+                "the bot).",
+            ),
+        ] = None,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
+        chosen = preset_text or config.preset
+        if is_table_preset(chosen) and not resume:
+            table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
+            seating = host_table_main(table, name or config.name, accept_timeout)
+            raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
+        if bot_seats is not None:
+            raise typer.BadParameter(
+                "bot seats are for games of three or four players", param_hint="--bot-seats"
+            )
         if resume:
             seat = Seat(_bot(bot), _seed(seed), plain, ascii_suits, replay_dir)
             listen = Listen(port, bind, lan, accept_timeout, move_time, once)
@@ -409,14 +458,14 @@ def register(app: typer.Typer) -> None:
         if refusal is not None:
             raise typer.BadParameter(refusal, param_hint="--soundness")
         hosting = _host(options, soundness, listen, seat, name)
-        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK)))
+        raise typer.Exit(_guarded(run_terminable(hosting, EXIT_NETWORK, EXIT_INTERRUPTED)))
 
     @app.command("join", epilog=EXIT_HELP)
     def join_command(
         code: Annotated[str | None, typer.Argument(help="The host's join code.")] = None,
         *,
         bot: Annotated[str | None, typer.Option("--bot", help="Let a built-in bot play.")] = None,
-        name: Annotated[str | None, typer.Option("--name")] = None,
+        name: PlayerName = None,
         yes: Annotated[bool, typer.Option("--yes", help="Accept the host's rules.")] = False,
         rematch: Annotated[
             str | None,
@@ -424,10 +473,10 @@ def register(app: typer.Typer) -> None:
                 "--rematch", help="HOST:PORT of a host you played before: no code needed."
             ),
         ] = None,
-        plain: Annotated[bool, typer.Option("--plain")] = False,
-        ascii_suits: Annotated[bool, typer.Option("--ascii")] = False,
-        seed: Annotated[int | None, typer.Option("--seed", help="Bot seed.")] = None,
-        replay_dir: Annotated[Path | None, typer.Option("--replay-dir")] = None,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
+        seed: BotSeed = None,
+        replay_dir: ReplayDir = None,
         resume: Annotated[
             bool,
             typer.Option("--resume", help="Resume the match this player had joined when it died."),
@@ -443,19 +492,28 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option("--wait", min=1, help="Seconds to wait for the host to use a reply code."),
         ] = 600,
+        table: Annotated[
+            bool,
+            typer.Option("--table", help="Join a table of three or four players with its code."),
+        ] = False,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
+        if table:
+            if code is None:
+                raise typer.BadParameter("--table needs the table's join code", param_hint="CODE")
+            seating = join_table_main(code, name, accept=yes)
+            raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         bot_spec = _bot(bot)
         seat = Seat(bot_spec, _seed(seed), plain, ascii_suits, replay_dir)
         accept = yes or bot_spec is not None
         if resume:
-            raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept)))
+            raise typer.Exit(_guarded(_join_resume(seat, name, accept=accept, wait=reply_wait)))
         _resumable_note("join")
         joining = _join(
             code, seat, name, accept=accept, rematch=rematch, reply=reply_wait if reply else None
         )
-        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK)))
+        raise typer.Exit(_guarded(run_terminable(joining, EXIT_NETWORK, EXIT_INTERRUPTED)))
 
 
 def _seed(seed: int | None) -> int:
@@ -504,6 +562,8 @@ async def _host(
             _name_hint(me)
         show_codes(listener, reach)
         if lan:
+            from p2p66.net.discovery import advertise
+
             await stack.enter_async_context(
                 await advertise(
                     me.name,
@@ -514,15 +574,18 @@ async def _host(
                 )
             )
             _say("Advertised on the local network.")
-        channel = await await_joiner(listener, listen, reach)
-        if channel is None:
+        hosted = await await_joiner(listener, listen, reach)
+        if hosted is None:
             return EXIT_NETWORK
+        channel = hosted.channel
         _say(f"{channel.peer.name} ({channel.peer.fingerprint}) joined.{_newcomer(peers, channel)}")
         store = SecretStore("host")
         info = MatchInfo(
             "host", "", channel.peer.public_key, bind or "", listener.port,
-            options.to_dict(), soundness, listen.move_seconds,
+            options.to_dict(), soundness, listen.move_seconds, reply_to=hosted.reply_to,
         )  # fmt: skip
+        from p2p66.live.loopback import replay_path, signer_of
+
         peer = Peer(
             0,
             signer_of(me),
@@ -533,10 +596,7 @@ async def _host(
         )
 
         listener.only_for(channel.peer)  # a reconnection must be this opponent
-
-        async def reconnect() -> SecureChannel:
-            return await listener.accept()
-
+        reconnect = host_reconnect(listener, hosted)
         writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
         code = await _play(peer, channel, seat, reconnect, None, writer=writer)
         return _settled(writer, code, peer)
@@ -569,9 +629,7 @@ def show_codes(listener: Listener, reach: HostReach) -> None:
         print(lan_code, flush=True)
 
 
-async def await_joiner(
-    listener: Listener, listen: Listen, reach: HostReach
-) -> SecureChannel | None:
+async def await_joiner(listener: Listener, listen: Listen, reach: HostReach) -> Hosted | None:
     """The joiner's channel; after each failed code attempt a fresh code on Enter.
 
     ``None`` (after saying why) when nobody joined in time, the player asked
@@ -591,11 +649,20 @@ async def await_joiner(
                 return None
             _say(f"A join attempt failed, so the code is spent: {exc}")
         _say("Press Enter for a new join code (end of input or Ctrl-C: stop hosting).")
+        from p2p66.ui.plain import read_line
+
         if await read_line(max(0.0, deadline - loop.time())) is None:
             _say("no new code asked for: stopping")
             return None
         listener.renew_code()
         show_codes(listener, reach)
+
+
+async def browse(timeout: float) -> list[Game]:
+    """The games on the LAN (zeroconf is imported here, on first use: see cli/app.py)."""
+    from p2p66.net import discovery
+
+    return await discovery.browse(timeout)
 
 
 async def _pick_lan_game() -> str | None:
@@ -611,16 +678,32 @@ async def _pick_lan_game() -> str | None:
     return f"{words}@{format_address(game.addresses[0], game.port)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """The joiner's channel, its way back after a drop, and what a restart needs to know."""
+
+    channel: SecureChannel
+    reconnect: Reconnect
+    address: str
+    port: int
+    punch: tuple[Target, ...] = ()
+    reply_port: int = 0
+    """Our reply port, when the host connected to us (0: we dialled the host)."""
+
+
 async def _connect(
     code_text: str | None,
     rematch: str | None,
     me: Identity,
     peers: KnownPeers,
     reply: float | None,
-) -> tuple[SecureChannel, Reconnect, str, int] | int:
+    *,
+    stack: contextlib.AsyncExitStack,
+) -> Connected | int:
     """Join with a code (or a LAN pick), or rematch a pinned host without one.
 
     ``reply``: how long to wait for the host to dial a reply code (None: offer none).
+    What must stay open for the match (a reply port and its mapping) goes on ``stack``.
     """
     if rematch is not None:
         host, _, port_text = rematch.rpartition(":")
@@ -644,8 +727,16 @@ async def _connect(
             channel = await join_known(address, port, me, peers)
         else:
             assert code_text is not None
-            channel = await join_or_reply(
+            joined = await join_or_reply(
                 code_text, me, peers, _say, reply=reply is not None, wait=reply or 0
+            )
+            stack.push_async_callback(joined.aclose)
+            if joined.point is not None:
+                again = "the host dials you" if joined.path == "reply code" else "both of you dial"
+                _say(f"Connected by {joined.path}: if the link drops, {again} again.")
+            reply_port = joined.point.port if joined.point is not None else 0
+            return Connected(
+                joined.channel, joined.reconnect, address, port, joined.punch, reply_port
             )
     except TransportError as exc:
         _say(f"cannot join: {exc}")
@@ -655,7 +746,7 @@ async def _connect(
     async def reconnect() -> SecureChannel:
         return await join_known(address, port, me, peers, expect_key=opponent)
 
-    return channel, reconnect, address, port
+    return Connected(channel, reconnect, address, port)
 
 
 async def _join(
@@ -669,16 +760,34 @@ async def _join(
 ) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
-    connected = await _connect(code_text, rematch, me, peers, reply)
-    if isinstance(connected, int):
-        return connected
-    channel, reconnect, address, port = connected
+    async with contextlib.AsyncExitStack() as stack:
+        connected = await _connect(code_text, rematch, me, peers, reply, stack=stack)
+        if isinstance(connected, int):
+            return connected
+        return await _joined(connected, seat, name, me, peers, accept=accept)
+
+
+async def _joined(
+    connected: Connected,
+    seat: Seat,
+    name: str | None,
+    me: Identity,
+    peers: KnownPeers,
+    *,
+    accept: bool,
+) -> int:
+    channel, reconnect = connected.channel, connected.reconnect
     _say(f"Joined {channel.peer.name} ({channel.peer.fingerprint}).{_newcomer(peers, channel)}")
     if name is None and seat.bot is None:
         _name_hint(me)
 
-    info = MatchInfo("join", "", channel.peer.public_key, address, port)
+    info = MatchInfo(
+        "join", "", channel.peer.public_key, connected.address, connected.port,
+        reply_to=connected.punch, reply_port=connected.reply_port,
+    )  # fmt: skip
     store = SecretStore("join")
+    from p2p66.live.loopback import replay_path, signer_of
+
     peer = Peer(1, signer_of(me), rules_policy=None, rng=store.rng())
     writer = ResumableWriter(replay_path("match", seat.replay_dir), info, store)
     answer = joiner_answer(accept=accept)
@@ -765,25 +874,33 @@ async def _host_resume(listen: Listen, seat: Seat, name: str | None) -> int:
     except TransportError as exc:
         _say(f"cannot resume hosting on port {info.port}: {exc}")
         return EXIT_NETWORK
-    async with listener:
+    async with listener, contextlib.AsyncExitStack() as stack:
         opponent = PeerIdentity("opponent", info.opponent)
         listener.only_for(opponent)
-        _say(f"Resuming the match of {info.replay}: waiting for the opponent on port {info.port}.")
-        try:
-            channel = await listener.accept(timeout=listen.accept_timeout)
-        except TransportError as exc:
-            _say(f"the opponent did not come back: {exc}")
-            return EXIT_NETWORK
+        if not (bind is not None and scope(bind) == "loopback"):
+            reach = await map_for_host(listener.port, None, _say)
+            if reach.mapping is not None:
+                stack.push_async_callback(reach.mapping.aclose)
+        where = f"on port {info.port}"
+        if info.reply_to:
+            dials = ", ".join(format_address(*target) for target in info.reply_to)
+            where += f", and dialling the joiner's reply code at {dials}"
+        _say(f"Resuming the match of {info.replay}: waiting for the opponent {where}.")
 
         async def reconnect() -> SecureChannel:
-            return await listener.accept()
+            return await host_rejoin(listener, info.reply_to)
 
+        try:
+            channel = await asyncio.wait_for(reconnect(), listen.accept_timeout)
+        except (TransportError, TimeoutError) as exc:
+            _say(f"the opponent did not come back: {exc or 'no answer in time'}")
+            return EXIT_NETWORK
         return await _resumed(
             info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=None
         )
 
 
-async def _join_resume(seat: Seat, name: str | None, *, accept: bool) -> int:
+async def _join_resume(seat: Seat, name: str | None, *, accept: bool, wait: float) -> int:
     loaded = _load_resume("join")
     if isinstance(loaded, int):
         return loaded
@@ -791,20 +908,41 @@ async def _join_resume(seat: Seat, name: str | None, *, accept: bool) -> int:
     me = load_or_create_identity(name)
     peers = KnownPeers.load()
     opponent = PeerIdentity("opponent", info.opponent)
+    async with contextlib.AsyncExitStack() as stack:
+        if info.reply_port:  # the host connected to us: listen there again, it redials
+            try:
+                point = await ReplyPoint.open(me, (), port=info.reply_port, known_peers=peers)
+            except TransportError as exc:
+                _say(f"cannot resume: {exc}")
+                return EXIT_NETWORK
+            stack.push_async_callback(point.aclose)
+            reach = await map_for_host(point.port, None, _say, role="join")
+            if reach.mapping is not None:
+                stack.push_async_callback(reach.mapping.aclose)
 
-    async def reconnect() -> SecureChannel:
-        return await join_known(info.address, info.port, me, peers, expect_key=opponent)
+            async def reconnect() -> SecureChannel:
+                return await point.rejoin(opponent, info.reply_to)
 
-    _say(f"Resuming the match of {info.replay} with {format_address(info.address, info.port)}.")
-    try:
-        channel = await reconnect()
-    except TransportError as exc:
-        _say(f"cannot resume: {exc}")
-        return EXIT_NETWORK
-    answer = joiner_answer(accept=accept)
-    return await _resumed(
-        info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=answer
-    )
+            _say(
+                f"Resuming the match of {info.replay}: waiting on port {info.reply_port} for "
+                "the host to dial you again (the host runs 'p2p66 host --resume')."
+            )
+        else:
+
+            async def reconnect() -> SecureChannel:
+                return await join_known(info.address, info.port, me, peers, expect_key=opponent)
+
+            where = format_address(info.address, info.port)
+            _say(f"Resuming the match of {info.replay} with {where}.")
+        try:
+            channel = await asyncio.wait_for(reconnect(), wait)
+        except (TransportError, TimeoutError) as exc:
+            _say(f"cannot resume: {exc or 'the host did not come back in time'}")
+            return EXIT_NETWORK
+        answer = joiner_answer(accept=accept)
+        return await _resumed(
+            info, store, me, channel=channel, reconnect=reconnect, seat=seat, answer_rules=answer
+        )
 
 
 async def _resumed(
@@ -819,6 +957,8 @@ async def _resumed(
 ) -> int:
     """Restore the peer from its replay and secrets, then play on (or abandon without them)."""
     options = RuleOptions.from_wire(info.options) if info.options is not None else None
+    from p2p66.live.loopback import signer_of
+
     peer = Peer(
         info.seat,
         signer_of(me),

@@ -23,6 +23,8 @@ from p2p66.cli.exits import (
     ending_code,
     user_config,
 )
+from p2p66.cli.output import shows_symbols
+from p2p66.cli.table_options import AsciiOnly, Plain, PlayerName
 from p2p66.engine import RuleOptionError, preset
 from p2p66.engine.table import is_table_preset
 from p2p66.net.identity import IdentityError, home_dir
@@ -50,13 +52,8 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
                 "south-bend, cut-throat.",
             ),
         ] = None,
-        plain: Annotated[
-            bool,
-            typer.Option("--plain", help="One sentence per line: for screen readers and pipes."),
-        ] = False,
-        ascii_suits: Annotated[
-            bool, typer.Option("--ascii", help="Suit letters C D H S instead of symbols.")
-        ] = False,
+        plain: Plain = False,
+        ascii_suits: AsciiOnly = False,
         words: Annotated[
             bool,
             typer.Option("--words", help="Cards as words (the ace of spades): for screen readers."),
@@ -70,26 +67,44 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         ] = False,
         seed: Annotated[
             int | None,
-            typer.Option("--seed", help="Shuffle seed: the same seed deals the same cards."),
+            typer.Option(
+                "--seed",
+                help="Deal from this seed: the same seed, rules and moves deal the same cards "
+                "on any computer (both seats' keys and shuffles come from it).",
+            ),
         ] = None,
         target: Annotated[
             int | None, typer.Option("--target", min=1, help="Game points that win the match.")
         ] = None,
-        name: Annotated[
-            str | None, typer.Option("--name", help="Your name for this match.")
-        ] = None,
+        name: PlayerName = None,
         delay: Annotated[
             float, typer.Option("--delay", min=0.0, help="Seconds the bot waits before moving.")
         ] = 0.6,
+        clock: Annotated[
+            bool,
+            typer.Option(
+                "--clock",
+                help="Show your time on this move and this hand (--plain: after each move).",
+            ),
+        ] = False,
     ) -> None:
         """Play a match against a bot."""
         config = user_config()
+        ascii_only = ascii_suits or config.ascii or not shows_symbols(sys.stdout)
         bot = vs or config.bot
         chosen = preset_name or config.preset
         if is_table_preset(chosen):
             plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
-            style = TextStyle(ascii=ascii_suits or config.ascii, color=False, words=words)
-            code = play_multi(chosen, vs, seed=seed, target=target, plain=plain, style=style)
+            color = not plain and use_color(config, os.environ, sys.stdout.isatty())
+            style = TextStyle(
+                ascii=ascii_only,
+                color=color,
+                four_colour=four_colour,
+                words=words,
+            )
+            code = play_multi(
+                chosen, vs, seed=seed, target=target, plain=plain, style=style, delay=delay
+            )
             raise typer.Exit(code)
         try:
             options = preset(preset_name or config.preset)
@@ -107,21 +122,22 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
             seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
             name=name or config.name or "",  # empty: the identity's own name
             bot_delay=delay,
+            clock=clock,
+            seeded=seed is not None,
         )
         plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())  # a pipe: plain lines
         color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-        style = TextStyle(
-            ascii=ascii_suits or config.ascii, color=color, four_colour=four_colour, words=words
-        )
+        style = TextStyle(ascii=ascii_only, color=color, four_colour=four_colour, words=words)
         try:
             screen, failure = asyncio.run(play(settings, table_factory, style, plain=plain))
         except (OSError, IdentityError) as exc:
             typer.echo(f"p2p66: cannot use the p2p66 home ({home_dir()}): {exc}", err=True)
             raise typer.Exit(EXIT_REPLAY) from None
         over = screen.match_over
-        raise typer.Exit(
-            ending_code(failure, finished=over is not None and over.winner is not None)
-        )
+        resigned = None if over is None else over.resigned
+        left = None if resigned is None else resigned == screen.voice.seat  # q is a resignation
+        finished = over is not None and over.winner is not None
+        raise typer.Exit(ending_code(failure, finished=finished, left=left))
 
 
 def play_multi(
@@ -132,12 +148,14 @@ def play_multi(
     target: int | None,
     plain: bool,
     style: TextStyle,
+    delay: float = 0.0,
 ) -> int:
     """A match of a game for three or four players at the local table (you at seat 0)."""
     from p2p66.bots.api import BotError
     from p2p66.engine.table import table_options
     from p2p66.ui.multi.local import LocalMultiTable
-    from p2p66.ui.multi.screens import run_plain, run_terminal
+    from p2p66.ui.multi.screens import run_plain
+    from p2p66.ui.multi.terminal import run_terminal
 
     try:
         values = {} if target is None else {"match_target": target}
@@ -157,7 +175,7 @@ def play_multi(
     if plain:
         run_plain(table, _read_line, _print)
     else:
-        run_terminal(table)
+        run_terminal(table, delay=delay)
     return EXIT_OK if table.over is not None else EXIT_LEFT
 
 

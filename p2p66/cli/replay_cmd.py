@@ -185,7 +185,7 @@ def show_command(
         int | None, typer.Option("--hand", min=1, help="Show (or start stepping at) hand N.")
     ] = None,
     ascii_suits: Annotated[
-        bool, typer.Option("--ascii", help="Suit letters C D H S instead of symbols.")
+        bool, typer.Option("--ascii", help="Only ASCII characters: suit letters C D H S.")
     ] = False,
 ) -> None:
     """Show the game as it happened, hand by hand and trick by trick; the verdict comes last."""

@@ -18,6 +18,7 @@ import typer
 
 from p2p66.bots.api import BotError
 from p2p66.cli.match_cmd import EXIT_FORFEITS, EXIT_OK, EXIT_USAGE, build_config
+from p2p66.cli.run_json import tournament_json, write_json
 from p2p66.cli.run_options import Concurrency, Duplicate, Margin, Movetime, Transport
 from p2p66.engine.errors import RuleOptionError
 from p2p66.engine.options import PRESETS
@@ -29,6 +30,7 @@ from p2p66.runner.run import RunConfig, RunOutcome, open_results, run
 from p2p66.runner.tournament import (
     Format,
     Pairing,
+    Standings,
     crosstable_lines,
     pairings,
     results_path,
@@ -79,6 +81,10 @@ def tournament(
     cluster: Annotated[
         str | None, typer.Option("--cluster", help="Play the games on this Dask scheduler")
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the crosstable and ratings as one JSON object"),
+    ] = False,
 ) -> None:
     """Play every pairing of BOTS on the same deals; print a crosstable and Elo for all."""
     fmt: Format = "gauntlet" if gauntlet else "round-robin"
@@ -124,7 +130,11 @@ def tournament(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     outcomes = [_pairing(p, c, bots, out, resume) for p, c in zip(plan, configs, strict=True)]
-    _print(bots, plan=plan, configs=configs, outcomes=outcomes, fmt=fmt, stream=sys.stdout)
+    if as_json:
+        table = _standings(bots, plan, outcomes)
+        write_json(tournament_json(fmt, configs, outcomes, table), sys.stdout)
+    else:
+        _print(bots, plan=plan, configs=configs, outcomes=outcomes, fmt=fmt, stream=sys.stdout)
     forfeits = any(r.forfeit is not None for o in outcomes for r in o.results)
     raise typer.Exit(EXIT_FORFEITS if forfeits else EXIT_OK)
 
@@ -183,13 +193,25 @@ def _print(
         f"{fmt} of {len(names)} bots, {len(plan)} pairings, {games} {unit}, "
         f"seed {configs[0].seed}, {deals}, the same deals in every pairing\n"
     )
-    try:
-        table = standings(names, plan, outcomes)
-    except RatingError as exc:
-        stream.write(f"no ratings: {exc}\n")
+    table = _standings(names, plan, outcomes, stream)
+    if table is None:
         return
     stream.write("\n".join(crosstable_lines(table)) + "\n")
     stream.write(
         "Elo: one Bradley-Terry fit over all games (mean 0, a prior of 2 drawn games "
         "per pairing), 95% intervals\n"
     )
+
+
+def _standings(
+    names: list[str],
+    plan: list[Pairing],
+    outcomes: list[RunOutcome],
+    stream: IO[str] = sys.stderr,
+) -> Standings | None:
+    """The crosstable and ratings, or None (and why, on ``stream``) when no fit is possible."""
+    try:
+        return standings(names, plan, outcomes)
+    except RatingError as exc:
+        stream.write(f"no ratings: {exc}\n")
+        return None

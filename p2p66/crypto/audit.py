@@ -86,6 +86,9 @@ class _Auditor:
         self.state = HandState(self.config)
         self.secrets: dict[int, HandSecrets] = {}
         self.missing: list[int] = []
+        self.cards: tuple[int, ...] = self.config.deck
+        """The card at every position after the shuffles so far, each found equal to its seed's."""
+        self.exact_shuffles = 0
 
     def run(self) -> AuditReport:
         for payload in self.payloads:
@@ -129,8 +132,12 @@ class _Auditor:
         if msg.lock != sec.lock_point():
             raise ShuffleNotFromSeed(seat, "published a lock point its seed does not give")
         d_in = self.state.decks[-1]
-        if len(msg.deck) != len(d_in) or msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
-            return  # a wrong length is the live check's to report
+        if len(msg.deck) != len(d_in):
+            return  # the live check's to report
+        if msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
+            self.cards = tuple(self.cards[p] for p in sec.perm)
+            self.exact_shuffles += 1
+            return
         shufflers = [s for s in self.config.order if s in self.state.locks] + [seat]
         if any(s not in self.secrets for s in shufflers):
             raise ShuffleNotFromSeed(seat, "its shuffled deck is not the one its seed gives")
@@ -189,7 +196,9 @@ class _Auditor:
     def _report(self) -> AuditReport:
         config = self.config
         n_shuffles = len(self.state.locks)
-        if n_shuffles == config.parties:
+        if n_shuffles == config.parties == self.exact_shuffles:
+            deck = self.cards  # every shuffle was its seed's: the cards follow the permutations
+        elif n_shuffles == config.parties:  # pragma: no cover - a bad shuffle raised above
             unlock = inverse(product([self.secrets[s].lock for s in config.order]))
             book = codebook(config.session_id)
             deck = tuple(book[mul(unlock, p)] for p in self.state.decks[config.parties])

@@ -8,7 +8,7 @@ messages, ours included) and in the audit, so both apply the same rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from p2p66.crypto.config import FACE_DOWN, PUBLIC, HandConfig
@@ -54,6 +54,21 @@ class Event:
     to: int | None = None
 
 
+def _copied(p: Position) -> Position:
+    return Position(dict(p.keys), p.to, p.holder, p.private, p.card, p.played)
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The parts of a ledger a message may change, as they were before it."""
+
+    positions: tuple[tuple[int, Position], ...]
+    face_up: int | None
+    events: int
+    last_play: dict[int, int]
+    dealt: bool
+
+
 class Ledger:
     """The rules of openings: private to one seat, public, played, shown, exchanged, taken."""
 
@@ -63,18 +78,44 @@ class Ledger:
         self.face_up = config.face_up
         self.events: list[Event] = []
         self._last_play: dict[int, int] = {}
+        self._dealt = False  # deal_complete() once True stays True: openings are never undone
+
+    def checkpoint(self, touched: Iterable[int]) -> Checkpoint:
+        """What applying reveals at positions ``touched`` may change, to ``restore`` it.
+
+        A reveal changes only its own position and, by an exchange, the face-up
+        card's; copying those few is what a message's rollback needs (a whole
+        ``copy`` per key message was a twentieth of a replay's verification).
+        """
+        spots = {j for j in touched if 0 <= j < len(self.positions)}
+        if self.face_up is not None:
+            spots.add(self.face_up)
+        return Checkpoint(
+            tuple((j, _copied(self.positions[j])) for j in sorted(spots)),
+            self.face_up,
+            len(self.events),
+            dict(self._last_play),
+            self._dealt,
+        )
+
+    def restore(self, saved: Checkpoint) -> None:
+        """Back to ``saved``, undoing every reveal applied since (a message failed half-way)."""
+        for j, position in saved.positions:
+            self.positions[j] = _copied(position)  # the checkpoint stays as it was
+        self.face_up = saved.face_up
+        del self.events[saved.events :]
+        self._last_play = dict(saved.last_play)
+        self._dealt = saved.dealt
 
     def copy(self) -> Ledger:
         """A copy to roll back to if a message fails half-way (the config is shared)."""
         other = Ledger.__new__(Ledger)
         other.config = self.config
-        other.positions = [
-            Position(dict(p.keys), p.to, p.holder, p.private, p.card, p.played)
-            for p in self.positions
-        ]
+        other.positions = [_copied(p) for p in self.positions]
         other.face_up = self.face_up
         other.events = list(self.events)
         other._last_play = dict(self._last_play)
+        other._dealt = self._dealt
         return other
 
     # --- queries -------------------------------------------------------------
@@ -94,12 +135,19 @@ class Ledger:
         return [j for j, p in enumerate(self.positions) if p.private == seat]
 
     def deal_complete(self) -> bool:
-        """True once every position of the deal plan is opened as planned."""
+        """True once every position of the deal plan is opened as planned.
+
+        Asked before every record; a position's private opening and a public
+        card are never taken back, so the answer is kept once it is True.
+        """
+        if self._dealt:
+            return True
         for target, p in zip(self.config.deal, self.positions, strict=True):
             if target >= 0 and p.private != target:
                 return False
             if target == PUBLIC and p.card is None:
                 return False
+        self._dealt = True
         return True
 
     # --- the rules -----------------------------------------------------------

@@ -10,6 +10,7 @@ adds the revealed seeds.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from p2p66.crypto.config import HandConfig, deck_points
 from p2p66.crypto.deckproof import verify_deck_shuffle
@@ -44,6 +45,27 @@ def opened_twice(card: int, first: int, second: int) -> DuplicatedCard:
     return DuplicatedCard(
         None, f"{CARD_CODES[card]} opened at positions {first} and {second}: a deck step was bad"
     )
+
+
+@lru_cache(maxsize=4096)
+def _unlock_public(combined: Scalar, point: Point) -> Point:
+    """``point / combined`` for keys everyone has seen.
+
+    Kept: a replay's verifier opens every public card live and again in the
+    hand's audit (a fresh state over the same payloads), a variable-base
+    multiplication each. Only public keys are cached, never a secret one.
+    """
+    return mul(public_inverse(combined), point)
+
+
+def _unlock_secret(combined: Scalar, point: Point) -> Point:
+    """``point / combined`` where a key may be secret: constant time, never kept."""
+    return mul(inverse(combined), point)
+
+
+def forget_public_openings() -> None:
+    """Empty that cache: benchmarks that verify one file twice measure a cold verifier."""
+    _unlock_public.cache_clear()
 
 
 class HandState:
@@ -92,7 +114,8 @@ class HandState:
         if deck is None:
             raise LocalUsageError(f"position {pos} cannot be opened before the deck is final")
         combined = product(keys)
-        point = mul(public_inverse(combined) if public else inverse(combined), deck[pos])
+        unlock = _unlock_public if public else _unlock_secret
+        point = unlock(combined, deck[pos])
         card = self._codebook.get(point)
         if card is None or card not in self._cards:
             raise UnknownCardOpened(
@@ -206,7 +229,8 @@ class HandState:
     def _keys(self, msg: KeyReveal, verify: bool, known: Mapping[int, int]) -> None:
         seat = msg.seat
         commitments = self.key_points[seat]
-        saved, seen = self.ledger.copy(), dict(self._public_seen)
+        saved = self.ledger.checkpoint(r.pos for r in msg.reveals)
+        seen = dict(self._public_seen)
 
         def open_card(pos: int) -> int:
             return self._open_public(pos, known.get(pos))
@@ -224,7 +248,8 @@ class HandState:
                     )
                 self.ledger.apply(seat, reveal, open_card)
         except CheatingDetected:
-            self.ledger, self._public_seen = saved, seen
+            self.ledger.restore(saved)
+            self._public_seen = seen
             raise
 
     def _open_public(self, pos: int, known: int | None) -> int:

@@ -7,6 +7,7 @@ and by replays, so it lives here once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -14,6 +15,7 @@ from typing import Final
 from p2p66.engine.cards import CARD_CODES, deck_ids
 from p2p66.engine.errors import DealError
 from p2p66.engine.options import RuleOptions
+from p2p66.engine.slots import is_native
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +56,35 @@ def deal_layout(options: RuleOptions) -> DealLayout:
 
 
 _FRESH_DECKS: Final = {size: deck_ids(size) for size in (24, 20)}  # read, never changed
+_FULL_MASKS: Final = {size: sum(1 << c for c in cards) for size, cards in _FRESH_DECKS.items()}
+_INTS_ONLY: Final = frozenset({int})
+_COMPILED: Final = is_native(DealLayout)
+
+
+def is_card_permutation(options: RuleOptions, deck: Sequence[object]) -> bool:
+    """True when ``deck`` holds each of the options' card ids once (plain ints, nothing else).
+
+    Every deal asks, so compiled it is one pass setting a bit per card (as many
+    cards as the deck holds, and exactly its bits set, is a permutation).
+    """
+    if len(deck) != options.deck_size:
+        return False
+    if not _COMPILED:  # interpreted, the C-level builtins beat a loop
+        return set(map(type, deck)) == _INTS_ONLY and sorted(deck) == _FRESH_DECKS.get(  # type: ignore[type-var]
+            options.deck_size
+        )
+    mask = 0
+    for card in deck:
+        if type(card) is not int or not 0 <= card < 24:
+            return False
+        mask |= 1 << card
+    return mask == _FULL_MASKS.get(options.deck_size, -1)
 
 
 def check_deck(options: RuleOptions, deck: list[int] | tuple[int, ...]) -> None:
     """Raise DealError unless ``deck`` is a permutation of the options' cards."""
+    if is_card_permutation(options, deck):
+        return  # the common case; anything else gets the slow, detailed look
     expected = _FRESH_DECKS.get(options.deck_size) or deck_ids(options.deck_size)
     if len(deck) != len(expected):
         raise DealError(f"a deck of {len(expected)} cards is needed, got {len(deck)}")

@@ -9,9 +9,12 @@ IndexError from deep inside.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p66.engine.cards import CARD_CODES, parse_card_id
 from p2p66.engine.errors import DealError, EngineInputError, NotationError
+
+_INTS_ONLY: Final = frozenset({int})
 
 
 def _is_int(value: object) -> bool:
@@ -28,13 +31,13 @@ def seat(value: object, what: str = "seat") -> int:
 
 def deck_ids(deck: object) -> tuple[int, ...]:
     """A deck as card ids, given as ids (0..23) or card codes ('AC', 'TH', ...)."""
+    if isinstance(deck, tuple | list) and set(map(type, deck)) == _INTS_ONLY:
+        return tuple(deck)  # plain card ids, the common case (every deal of a bot run)
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise DealError(
             "a deck must be a sequence of card ids or card codes like 'AC', "
             f"not {type(deck).__name__}"
         )
-    if type(deck) in (list, tuple) and set(map(type, deck)) == {int}:
-        return tuple(deck)  # plain card ids, the common case (every deal of a bot run)
     out = []
     for i, item in enumerate(deck):
         if isinstance(item, str):

@@ -58,6 +58,8 @@ class PartialHand:
         self.moves: list[int] = []
         self._all = deck_ids(options.deck_size)
         self._cache: tuple[tuple[int, ...], int, HandState] | None = None
+        self._base: tuple[tuple[int | None, ...], tuple[int, ...], list[int], HandState] | None
+        self._base = None
 
     def learn(self, position: int, card: int) -> None:
         """Record that deck ``position`` holds ``card``; KnowledgeConflict if impossible."""
@@ -84,12 +86,12 @@ class PartialHand:
 
     def state(self) -> HandState:
         """The current state, hidden positions filled in arbitrarily (public facts are exact)."""
-        return self._replay(self._deck_with(0))
+        return self._shared_base()[1].copy()
 
     def positions_held(self, seat: int) -> list[int]:
         """Deck positions now in ``seat``'s hand (independent of the hidden cards)."""
-        deck = self._deck_with(0)
-        hand = self._replay(deck).hands[seat]
+        deck, state = self._shared_base()
+        hand = state.hands[seat]
         return [p for p, c in enumerate(deck) if hand >> c & 1]
 
     def check(self, code: int) -> Accepted:
@@ -97,7 +99,7 @@ class PartialHand:
         for card in _cards_needed(code):
             if card is not None and card not in self.known:
                 raise KnowledgeConflict(f"{CARD_CODES[card]} was played without being opened")
-        base = self._replay(self._deck_with(0))
+        base = self._shared_base()[1]
         mover = base.to_act
         harmful = self._harmful(base, code)
         provisional = False
@@ -144,6 +146,22 @@ class PartialHand:
         if code // 6 == trump:
             return SUIT_MASKS[suit]
         return SUIT_MASKS[suit] | SUIT_MASKS[trump]
+
+    def _shared_base(self) -> tuple[list[int], HandState]:
+        """The deck with hidden cards filled in order and the state after every move on it.
+
+        Asked for several times per record (each player's held positions, the
+        move check) while nothing changed, so it is kept until ``known`` or
+        ``moves`` differ. Shared: callers only read it (``state()`` copies).
+        """
+        known, moves = tuple(self.known), tuple(self.moves)
+        cached = self._base
+        if cached is not None and cached[0] == known and cached[1] == moves:
+            return cached[2], cached[3]
+        deck = self._deck_with(0)
+        state = self._replay(deck)
+        self._base = (known, moves, deck, state)
+        return deck, state
 
     def _deck_with(self, harmful: int, avoid_positions: Sequence[int] = ()) -> list[int]:
         """Known cards in place; hidden cards fill the rest, harmless ones first at

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from p2p66.engine.slots import is_native, slot_setters
 
 if TYPE_CHECKING:
     from p2p66.engine.state import HandState
@@ -34,7 +36,7 @@ class HowEnded(Enum):
     TIE = "tie"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandResult:
     """The result of one hand; ``winner`` is None only for a tie (``unclaimed_end = points``)."""
 
@@ -45,6 +47,36 @@ class HandResult:
     tricks: tuple[int, int]
     declarer: int | None
     closer: int | None
+
+    def __init__(  # noqa: PLR0917 - the signature dataclass would generate
+        self,
+        winner: int | None,
+        game_points: int,
+        how: HowEnded,
+        card_points: tuple[int, int],
+        tricks: tuple[int, int],
+        declarer: int | None,
+        closer: int | None,
+    ) -> None:
+        # One per hand, and a hand of random play is about twenty moves: see
+        # p2p66.engine.slots for why this is written out.
+        if _COMPILED:
+            self.winner = winner  # type: ignore[misc]
+            self.game_points = game_points  # type: ignore[misc]
+            self.how = how  # type: ignore[misc]
+            self.card_points = card_points  # type: ignore[misc]
+            self.tricks = tricks  # type: ignore[misc]
+            self.declarer = declarer  # type: ignore[misc]
+            self.closer = closer  # type: ignore[misc]
+            return
+        f = _RESULT_SETTERS
+        f[0](self, winner)
+        f[1](self, game_points)
+        f[2](self, how)
+        f[3](self, card_points)
+        f[4](self, tricks)
+        f[5](self, declarer)
+        f[6](self, closer)
 
     def describe(self, names: tuple[str, str] = ("Seat 0", "Seat 1")) -> str:
         """One sentence for people, e.g. 'Seat 0 declared 66 and scores 2 game points'."""
@@ -61,6 +93,10 @@ class HandResult:
             HowEnded.MORE_POINTS: f"{w} has more card points and scores {gp}",
         }[self.how]
         return f"{text} (card points {self.card_points[0]}-{self.card_points[1]})"
+
+
+_RESULT_SETTERS: Final = slot_setters(HandResult)
+_COMPILED: Final = is_native(HandResult)
 
 
 def is_schwarz(state: HandState, tricks: int, points: int) -> bool:

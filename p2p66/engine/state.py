@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Final, cast
 
 from p2p66.engine import inputs
 from p2p66.engine.cards import (
@@ -28,7 +28,7 @@ from p2p66.engine.cards import (
     Card,
     ids_of,
 )
-from p2p66.engine.deal import check_deck, deal_layout
+from p2p66.engine.deal import check_deck, deal_layout, is_card_permutation
 from p2p66.engine.errors import EngineInputError, IllegalMoveError
 from p2p66.engine.moves import (
     CLOSE,
@@ -231,19 +231,24 @@ class HandState:
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         deck_t = tuple(deck)
         check_deck(options, deck_t)
+        return cls._deal(options, deck_t, dealer)
+
+    @classmethod
+    def _deal(cls, options: RuleOptions, deck_t: tuple[int, ...], dealer: int) -> HandState:
+        """``new`` for a deck and dealer already checked."""
         lay = deal_layout(options)
         s = HandState()
         s.options = options
         s.deck = deck_t
         s.dealer = dealer
         non_dealer = 1 - dealer
-        hands = [0, 0]
+        dealer_hand = other_hand = 0
         for pos in lay.non_dealer:
-            hands[non_dealer] |= 1 << deck_t[pos]
+            other_hand |= 1 << deck_t[pos]
         for pos in lay.dealer:
-            hands[dealer] |= 1 << deck_t[pos]
-        s.hands = hands
-        s.stock = tuple(deck_t[p] for p in lay.talon)
+            dealer_hand |= 1 << deck_t[pos]
+        s.hands = [other_hand, dealer_hand] if dealer else [dealer_hand, other_hand]
+        s.stock = tuple([deck_t[p] for p in lay.talon])
         s.stock_pos = 0
         s.trump_card = deck_t[lay.trump]
         s.talon_left = len(s.stock) + 1
@@ -671,4 +676,9 @@ def new_hand(options: RuleOptions, deck: Sequence[int | str], dealer: int) -> Ha
     like 'AC'), and the dealer's seat; EngineError saying what was expected otherwise."""
     if not isinstance(options, RuleOptions):
         raise EngineInputError(f"options must be RuleOptions, not {type(options).__name__}")
+    kind = type(deck)
+    if (kind is tuple or kind is list) and is_card_permutation(options, deck):
+        # Plain card ids, every deal of a bot run: checked once, nothing to convert.
+        ids = cast("tuple[int, ...]", tuple(deck))
+        return HandState._deal(options, ids, inputs.seat(dealer, "dealer"))
     return HandState.new(options, inputs.deck_ids(deck), inputs.seat(dealer, "dealer"))

@@ -19,10 +19,11 @@ from pathlib import Path
 from p2p66.crypto.config import DEFAULT_SOUNDNESS
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.options import preset_label
+from p2p66.live.derived import derived_identity, derived_rng
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import NetworkTable, bot_decider
 from p2p66.net import Identity, Listener, generate_words, join
-from p2p66.net.identity import load_or_create_identity, replays_dir
+from p2p66.net.identity import distinct_names, load_or_create_identity, replays_dir
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.replay.verify import verify_file
 from p2p66.session.peer import Peer, Signer
@@ -54,13 +55,37 @@ def replay_path(options_name: str | None, directory: Path | None = None) -> Path
     return path
 
 
-VerifyFn = Callable[[Path], str]
+VerifyFn = Callable[[Path, int | None], str]
 
 
-def default_verify(path: Path) -> str:
-    """A one-line verdict on a finished replay, by the same verifier as ``p2p66 verify``."""
+def default_verify(path: Path, seat: int | None) -> str:
+    """The verdict on a finished replay, by the same verifier as ``p2p66 verify``, told to
+    the player at ``seat`` ("you win the match"); ``None``: to nobody in particular."""
     report = verify_file(path).report
+    if seat is not None:
+        report = report.seen_by(seat)
     return f"Replay saved to {path}.\nVerified: {report.headline()}."
+
+
+def _seats(
+    settings: PlaySettings, bot_name: str, deterministic: bool
+) -> tuple[Identity, Identity, tuple[Rng, Rng]]:
+    """Both seats' identities and randomness.
+
+    A seed the player chose (``settings.seeded``) or a test (``deterministic``)
+    derives every secret of both seats from the seed, as the match runner does,
+    so the same seed and rules deal the same cards on any computer; the player
+    keeps their name but plays under the seed's key. Otherwise the player is
+    their own identity and both draw from the OS.
+    """
+    mine = load_or_create_identity()
+    name = settings.name or mine.name
+    if settings.seeded or deterministic:
+        key = f"play:{settings.seed}"
+        seats = (derived_identity(name, key, 0), derived_identity(bot_name, key, 1))
+        return (*seats, (derived_rng(key, 0), derived_rng(key, 1)))
+    me = Identity(name, mine.private_key)
+    return me, Identity.generate(bot_name), (system_rng, system_rng)
 
 
 @asynccontextmanager
@@ -73,18 +98,15 @@ async def loopback_table(
     verify: VerifyFn | None = default_verify,
 ) -> AsyncIterator[Table]:
     """A match against ``settings.bot`` as a real peer over loopback TCP."""
-    me = load_or_create_identity()
-    me = Identity(settings.name, me.private_key) if settings.name else me
     bot_name = bot_label(settings.bot)
-    bot_id = Identity.generate(bot_name[:32])
-    host_rng: Rng = seeded_rng(settings.seed, 0) if deterministic else system_rng
-    bot_rng: Rng = seeded_rng(settings.seed, 1) if deterministic else system_rng
+    me, bot_id, (host_rng, bot_rng) = _seats(settings, bot_name[:32], deterministic)
     host_peer = Peer(0, signer_of(me), options=settings.options, soundness=soundness, rng=host_rng)
     bot_peer = Peer(1, signer_of(bot_id), rng=bot_rng)
     path = replay_path(preset_label(settings.options), replay_dir)
     writer = ReplayWriter(path)
-    table = NetworkTable(host_peer, (me.name, bot_name), path)
+    table = NetworkTable(host_peer, distinct_names(me.public, bot_id.public), path)
     table.verify = verify
+    table.local = True
     listener = await Listener.open(
         me,
         words=generate_words(random.Random(settings.seed)),

@@ -115,6 +115,11 @@ class MatchInfo:
     move_seconds: int = 600
     have: int = 0
     head: bytes = GENESIS
+    reply_to: tuple[tuple[str, int], ...] = ()
+    """The host: the reply code's addresses it dialled, to dial again (the joiner could
+    not reach it). The joiner: the host's addresses it dialled from its reply port."""
+    reply_port: int = 0
+    """The joiner: its reply port, when the host connected to it (0: it dialled the host)."""
 
     @property
     def seat(self) -> int:
@@ -130,8 +135,9 @@ class MatchInfo:
         if obj is None:
             return None
         try:
+            obj["reply_to"] = tuple((str(h), int(p)) for h, p in obj.get("reply_to", ()))
             info = cls(**obj)
-        except TypeError:
+        except (TypeError, ValueError):
             raise ResumeError(f"{_path(role, 'match')} is damaged; cannot resume") from None
         if info.role != role or not isinstance(info.opponent, bytes):
             raise ResumeError(f"{_path(role, 'match')} is damaged; cannot resume")

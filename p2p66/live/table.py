@@ -103,9 +103,12 @@ class NetworkTable:
         self._over = False
         self.game: LiveGame | None = None
         self.task: asyncio.Task[None] | None = None
-        self.verify: Callable[[Path], str] | None = None
+        self.verify: Callable[[Path, int | None], str] | None = None
+        """The verdict on the replay, told to the player at a seat ("you win the match")."""
         self.leave_reason = "left the match"
         """What a resignation on leaving says (a signal sets it before the screen is stopped)."""
+        self.local = False
+        """The opponent is a bot on this computer (``p2p66 play``): no link to speak of."""
         self.failure: str | None = None
         """Why the match stopped early (a ``LiveGameError`` kind, "transport"), if it did."""
 
@@ -149,7 +152,7 @@ class NetworkTable:
         if running and path is not None and path.exists():  # leaving early loses nothing
             verdict = f"The replay so far is in {path}."
             if self.verify is not None:
-                verdict = await asyncio.to_thread(self.verify, path)
+                verdict = await asyncio.to_thread(self.verify, path, self.seat)
             self._events.put_nowait(Notice(verdict))
         m = self.peer.machine
         self._finish(1 - self.seat if m.resigned == self.seat else None)
@@ -181,6 +184,10 @@ class NetworkTable:
     def on_status(self, status: Status) -> None:
         self._tell_moves()
         state = _STATUS.get(status.state, "connected")
+        if self.local and state in ("connected", "waiting"):
+            # a bot on this computer: its loopback link's health and latency mean nothing
+            self._events.put_nowait(ConnectionStatus("local"))
+            return
         self._events.put_nowait(ConnectionStatus(state, status.latency_ms))  # type: ignore[arg-type]
 
     def on_event(self, event: ev.Event) -> None:
@@ -206,7 +213,7 @@ class NetworkTable:
             )
         elif isinstance(event, ev.Resigned):
             who = "You" if event.seat == self.seat else self._names[event.seat]
-            self._events.put_nowait(Notice(f"{who} resigned: {event.reason}"))
+            self._events.put_nowait(Notice(f"{who} resigned: {event.reason}."))
         elif isinstance(event, ev.RulesRefused):
             # Only the joiner (seat 1) answers the rules.
             if self.seat == 1:
@@ -237,7 +244,7 @@ class NetworkTable:
             self.failure = "internal"
             self._events.put_nowait(PeerError(f"the match stopped: {type(exc).__name__}: {exc}"))
         if self.replay_path is not None and self.verify is not None:
-            verdict = await asyncio.to_thread(self.verify, self.replay_path)
+            verdict = await asyncio.to_thread(self.verify, self.replay_path, self.seat)
             self._events.put_nowait(Notice(verdict))
         m = self.peer.machine
         self._finish(m.match.winner if m.match is not None else None)
@@ -249,4 +256,4 @@ class NetworkTable:
         self._over = True
         m = self.peer.machine
         points = m.match.game_points if m.match is not None else (0, 0)
-        self._events.put_nowait(MatchOver(winner, points))
+        self._events.put_nowait(MatchOver(winner, points, m.resigned))

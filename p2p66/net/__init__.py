@@ -28,6 +28,10 @@ and never sees frames, keys or sockets. Modules, bottom up:
 - ``reply``: reply codes: the host dials the joiner from its own port (TCP
   simultaneous open when neither router maps); the handshake roles stay.
 - ``netcheck``: what ``p2p66 net check`` reports.
+- ``seating``: the ``Seating`` of a table of three or more (its table id, the
+  signatures) and the lobby messages.
+- ``lobby``: ``host_table`` / ``join_table``: one code for a table, seats by
+  arrival, bots over memory channels, a seating every player signs.
 
 Handshake, joiner J and host H; one frame per line; ``[..]`` is encrypted
 (a HANDSHAKE record), everything is a msgpack map with its type in ``"t"``::
@@ -65,8 +69,9 @@ Records after the handshake: ChaCha20-Poly1305(key of the direction, nonce =
 over one type byte (DATA 0, PING 1, PONG 2, CLOSE 3, HANDSHAKE 16) and the body.
 """
 
+from typing import TYPE_CHECKING, Any, Final
+
 from p2p66.net.channel import MAX_MESSAGE, ChannelConfig, SecureChannel
-from p2p66.net.discovery import SERVICE_TYPE, Advertisement, Game, advertise, browse
 from p2p66.net.errors import (
     AuthenticationError,
     BadSignature,
@@ -114,6 +119,21 @@ from p2p66.net.joincode import (
 from p2p66.net.memory import memory_channel_pair
 from p2p66.net.streams import memory_stream_pair
 from p2p66.net.tcp import Listener, host, join, join_known
+
+if TYPE_CHECKING:
+    from p2p66.net.discovery import SERVICE_TYPE, Advertisement, Game, advertise, browse
+
+_DISCOVERY: Final = ("SERVICE_TYPE", "Advertisement", "Game", "advertise", "browse")
+
+
+def __getattr__(name: str) -> Any:
+    """LAN discovery (zeroconf) is imported on first use: most runs never advertise."""
+    if name in _DISCOVERY:
+        from p2p66.net import discovery
+
+        return getattr(discovery, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_PORT",

@@ -2,7 +2,10 @@
 
 A host ``advertise``s the service type ``_p2p66._tcp.local.`` with TXT
 properties ``v`` (p2p66-net protocol version), ``name`` (the host player),
-``fp`` (the host's identity fingerprint) and ``preset`` (the rule preset);
+``fp`` (the host's identity fingerprint), ``preset`` (the rule preset) and,
+for a table of three or more, ``seats`` (``free/total``, kept up to date by
+the lobby with ``Advertisement.set_seats``; ``open_tables`` keeps the games
+with a free seat);
 ``browse`` lists what answers within a timeout. Discovery only says *where*: a
 joiner still needs the three words of the join code (or a pinned key), so a
 fake advertisement can waste a click but cannot steal a game. Everything in a
@@ -15,12 +18,14 @@ TXT record is untrusted text and is shortened and cleaned before it is shown.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import zeroconf
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
@@ -45,6 +50,23 @@ class Game:
     fingerprint: str
     preset: str
     properties: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    free_seats: int | None = None
+    """Seats still free at a table of three or more (``None``: a two-player game)."""
+    total_seats: int | None = None
+
+
+def parse_seats(text: str) -> tuple[int, int] | None:
+    """``free/total`` from an untrusted TXT value, if it is one (0 <= free <= total <= 8)."""
+    free, slash, total = text.partition("/")
+    if not (slash and free.isdigit() and total.isdigit() and len(free) == len(total) == 1):
+        return None
+    numbers = int(free), int(total)
+    return numbers if numbers[0] <= numbers[1] <= 8 else None
+
+
+def open_tables(games: list[Game]) -> list[Game]:
+    """The games of three or more players that still have a free seat."""
+    return [g for g in games if g.free_seats]
 
 
 def _ip_version(interfaces: Sequence[str] | None) -> IPVersion:
@@ -93,6 +115,24 @@ class Advertisement:
         self._info = info
         self._closed = False
 
+    async def set_seats(self, free: int, total: int) -> None:
+        """Announce how many seats are still free (best effort: a failed update is dropped,
+        since discovery is only a convenience and the join code still works)."""
+        if self._closed:
+            return
+        info = self._info
+        properties = {**_decode_properties(info.properties or {}), "seats": f"{free}/{total}"}
+        self._info = AsyncServiceInfo(
+            info.type,
+            info.name,
+            addresses=info.addresses,
+            port=info.port,
+            properties=properties,
+            server=info.server,
+        )
+        with contextlib.suppress(OSError, zeroconf.Error):
+            await self._zc.async_update_service(self._info)
+
     @property
     def instance(self) -> str:
         """The full service instance name as registered (it may have been renamed)."""
@@ -121,8 +161,11 @@ async def advertise(
     preset: str,
     addresses: Sequence[str] | None = None,
     interfaces: Sequence[str] | None = None,
+    seats: tuple[int, int] | None = None,
 ) -> Advertisement:
     """Announce a game hosted by player ``name`` on ``port``.
+
+    ``seats`` is ``(free, total)`` for a table of three or more players.
 
     ``addresses`` are those a joiner should connect to (default: the
     ``interfaces`` given, else every usable IPv4 and IPv6 address here).
@@ -135,7 +178,13 @@ async def advertise(
         instance,
         parsed_addresses=list(addresses),
         port=port,
-        properties={"v": str(VERSION), "name": name, "fp": fingerprint, "preset": preset},
+        properties={
+            "v": str(VERSION),
+            "name": name,
+            "fp": fingerprint,
+            "preset": preset,
+            **({"seats": f"{seats[0]}/{seats[1]}"} if seats is not None else {}),
+        },
         server=f"p2p66-{fingerprint[:9]}.local.",
     )
     zc = _zeroconf(interfaces)
@@ -162,6 +211,7 @@ def _game(info: AsyncServiceInfo) -> Game | None:
     if not isinstance(port, int) or not addresses:
         return None
     props = _decode_properties(info.properties or {})
+    seats = parse_seats(props.get("seats", ""))
     return Game(
         instance=_clean(str(info.name)),
         name=props.get("name", ""),
@@ -171,6 +221,8 @@ def _game(info: AsyncServiceInfo) -> Game | None:
         fingerprint=props.get("fp", ""),
         preset=props.get("preset", ""),
         properties=props,
+        free_seats=seats[0] if seats else None,
+        total_seats=seats[1] if seats else None,
     )
 
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
-from p2p66.net.errors import AuthenticationError, ConnectFailed, TransportError
+from p2p66.net.errors import AuthenticationError, ConnectFailed, PeerTimeout, TransportError
 from p2p66.net.handshake import join_handshake
-from p2p66.net.identity import Identity, KnownPeers
+from p2p66.net.identity import Identity, KnownPeers, PeerIdentity
 from p2p66.net.joincode import JoinCode, JoinCodeError, parse_join_code
 from p2p66.net.streams import FrameConnection, TcpStream
 from p2p66.net.tcp import CONNECT_TIMEOUT, connect
@@ -55,12 +55,27 @@ async def join_first(
     known_peers: KnownPeers | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     config: ChannelConfig = DEFAULT_CONFIG,
+    expect_key: PeerIdentity | None = None,
 ) -> SecureChannel:
-    """Connect to every address side by side; the first connection that authenticates wins."""
+    """Connect to every address side by side; the first connection that authenticates wins.
+
+    With ``expect_key``: the known-peer handshake with that host (reconnecting
+    a match; the code's words were used up by its first connection).
+    """
+
+    async def handshake(stream: TcpStream, code: JoinCode) -> SecureChannel:
+        return await join_handshake(
+            FrameConnection(stream),
+            identity,
+            words=None if expect_key is not None else code.words,
+            known_peers=known_peers,
+            config=config,
+            expect_key=expect_key,
+        )
+
     if len(codes) == 1:
         code = codes[0]
-        stream = await connect(code.host, code.port, connect_timeout)
-        return await _handshake(stream, code, identity, known_peers, config)
+        return await handshake(await connect(code.host, code.port, connect_timeout), code)
     connected: asyncio.Queue[tuple[TcpStream, JoinCode] | TransportError] = asyncio.Queue()
     failed_one = asyncio.Event()
 
@@ -87,7 +102,7 @@ async def join_first(
                 continue
             stream, code = item
             try:
-                return await _handshake(stream, code, identity, known_peers, config)
+                return await handshake(stream, code)
             except AuthenticationError:
                 raise
             except TransportError as exc:
@@ -100,20 +115,7 @@ async def join_first(
             left = connected.get_nowait()
             if not isinstance(left, TransportError):
                 left[0].close()
-    raise ConnectFailed("; ".join(str(exc) for exc in errors))
-
-
-async def _handshake(
-    stream: TcpStream,
-    code: JoinCode,
-    identity: Identity,
-    known_peers: KnownPeers | None,
-    config: ChannelConfig,
-) -> SecureChannel:
-    return await join_handshake(
-        FrameConnection(stream),
-        identity,
-        words=code.words,
-        known_peers=known_peers,
-        config=config,
-    )
+    why = "; ".join(str(exc) for exc in errors)
+    if errors and all(isinstance(exc, PeerTimeout) for exc in errors):
+        raise PeerTimeout(why)  # every address silent (a router that drops, not refuses)
+    raise ConnectFailed(why)

@@ -284,29 +284,41 @@ _REASONS: Final[tuple[tuple[type[TransportError], str], ...]] = (
 
 
 class CodeSlot:
-    """The host's current join code; the first attempt spends it, right or wrong."""
+    """The host's current join code; each attempt spends one use of it, right or wrong.
+
+    A code allows one attempt unless armed for more (``renew(words, attempts)``:
+    a lobby seating several joiners with one code allows one per free seat).
+    """
 
     def __init__(self, words: tuple[str, ...] | None = None) -> None:
         self._words = words
+        self._attempts = 1 if words is not None else 0
         self.ever_armed = words is not None
 
     @property
     def armed(self) -> bool:
-        """True while a code is waiting for its one attempt."""
+        """True while a code is waiting for an attempt."""
         return self._words is not None
 
     def peek(self) -> tuple[str, ...] | None:
         """The words, without spending them (to check an attempt is well-formed first)."""
         return self._words
 
-    def renew(self, words: tuple[str, ...]) -> None:
-        """Arm a new code (after the previous one was spent)."""
+    def renew(self, words: tuple[str, ...], attempts: int = 1) -> None:
+        """Arm a code (after the previous one was spent) for ``attempts`` attempts."""
+        if attempts < 1:
+            raise ValueError("a join code is armed for at least one attempt")
         self._words = words
+        self._attempts = attempts
         self.ever_armed = True
 
     def take(self) -> tuple[str, ...] | None:
-        """The words for one attempt, spending them; ``None`` if no code is armed."""
-        words, self._words = self._words, None
+        """The words for one attempt, spending one use; ``None`` if no code is armed."""
+        words = self._words
+        if words is not None:
+            self._attempts -= 1
+            if self._attempts <= 0:
+                self._words = None
         return words
 
 

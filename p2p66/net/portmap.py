@@ -28,21 +28,35 @@ import socket
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 from urllib.parse import urlparse
 
-from async_upnp_client.aiohttp import AiohttpRequester
-from async_upnp_client.client_factory import UpnpFactory
-from async_upnp_client.exceptions import UpnpActionError, UpnpError
-from async_upnp_client.profiles.igd import IgdDevice
-from async_upnp_client.search import SsdpSearchListener
-from async_upnp_client.utils import CaseInsensitiveDict
 from natpmp import NATPMP
 
 from p2p66.net.errors import NetworkError
 from p2p66.net.reach import interface_index, is_carrier_grade
+
+if TYPE_CHECKING:
+    from async_upnp_client.exceptions import UpnpActionError
+    from async_upnp_client.profiles.igd import IgdDevice
+    from async_upnp_client.utils import CaseInsensitiveDict
+
+
+class _NotImportedYet(Exception):
+    """Stands for ``UpnpError`` until ``find_upnp`` imports async-upnp-client (which
+    brings aiohttp, a large import): before that, nothing can raise a UPnP error."""
+
+
+UpnpError: type[Exception] = _NotImportedYet
+
+
+def _import_upnp() -> None:
+    global UpnpError  # the stand-in above becomes the real class
+    from async_upnp_client.exceptions import UpnpError as imported
+
+    UpnpError = imported
+
 
 SEARCH_TIMEOUT: Final = 1.5
 CALL_TIMEOUT: Final = 3.0
@@ -143,20 +157,26 @@ class UpnpRouter:
     async def add(
         self, internal_address: str, port: int, external_port: int, lease: int
     ) -> Mapping:
-        if self.igd._any_action(["WANIPC", "WANPPPC"], "AddPortMapping") is None:
+        from async_upnp_client.exceptions import UpnpActionError
+
+        action = self.igd._any_action(["WANIPC", "WANPPPC"], "AddPortMapping")
+        if action is None:
             raise PortMapError(f"the router at {self.address} has no port-mapping service")
         for lease_asked in (lease, 0):
             try:
                 async with asyncio.timeout(CALL_TIMEOUT):
-                    await self.igd.async_add_port_mapping(
-                        remote_host=ipaddress.IPv4Address("0.0.0.0"),
-                        external_port=external_port,
-                        protocol="TCP",
-                        internal_port=port,
-                        internal_client=ipaddress.IPv4Address(internal_address),
-                        enabled=True,
-                        description=DESCRIPTION,
-                        lease_duration=timedelta(seconds=lease_asked),
+                    # Called directly, not through IgdDevice.async_add_port_mapping, for
+                    # NewRemoteHost "" (any remote host, as the spec writes it): with
+                    # "0.0.0.0" miniupnpd refuses the renewal of its own mapping (718).
+                    await action.async_call(
+                        NewRemoteHost="",
+                        NewExternalPort=external_port,
+                        NewProtocol="TCP",
+                        NewInternalPort=port,
+                        NewInternalClient=str(ipaddress.IPv4Address(internal_address)),
+                        NewEnabled=True,
+                        NewPortMappingDescription=DESCRIPTION,
+                        NewLeaseDuration=lease_asked,
                     )
             except UpnpActionError as exc:
                 if exc.error_code == UPNP_ONLY_PERMANENT and lease_asked:
@@ -177,6 +197,8 @@ class UpnpRouter:
             )
 
     async def add_pinhole(self, address: str, port: int, lease: int) -> Pinhole:
+        from async_upnp_client.exceptions import UpnpActionError
+
         action = self.igd._action("WANIP6FC", "AddPinhole")
         if action is None:
             raise PortMapError(f"the router at {self.address} has no IPv6 firewall control")
@@ -222,6 +244,14 @@ async def find_upnp(
     ``source``: an IPv6 address to search from (link-local multicast on its
     interface), to talk to the router over IPv6; default IPv4 multicast.
     """
+    # Imported here, not at the top: async-upnp-client brings aiohttp (a large import),
+    # and ``host`` with --no-upnp, --help or on loopback never needs it.
+    _import_upnp()
+    from async_upnp_client.aiohttp import AiohttpRequester
+    from async_upnp_client.client_factory import UpnpFactory
+    from async_upnp_client.profiles.igd import IgdDevice
+    from async_upnp_client.search import SsdpSearchListener
+
     loop = asyncio.get_running_loop()
     found: asyncio.Future[str] = loop.create_future()
 
@@ -377,8 +407,8 @@ async def find_natpmp(gateway: str | None = None) -> NatPmpRouter | None:
 
 async def find_router(timeout: float = SEARCH_TIMEOUT) -> Router | None:
     """UPnP and NAT-PMP at once: the first router that answers (UPnP if both do)."""
-    upnp = asyncio.create_task(find_upnp(timeout))
-    natpmp = asyncio.create_task(find_natpmp())
+    natpmp = asyncio.create_task(find_natpmp())  # first: its request leaves before the
+    upnp = asyncio.create_task(find_upnp(timeout))  # UPnP library is imported
     try:
         router: Router | None = await upnp
         if router is None:
@@ -477,7 +507,24 @@ class PortMapping:
                 self._problem(f"renewing the port mapping failed (will retry): {exc}")
 
     async def aclose(self) -> None:
-        """Stop renewing and remove the mapping and pinholes (best effort, a few seconds)."""
+        """Stop renewing and remove the mapping and pinholes (best effort, a few seconds).
+
+        A cancellation (the stop signal arriving while we already clean up) waits
+        for the removal to finish first, then goes on: it must not leave the
+        mapping on the router. Every router call has a timeout, so this is bounded.
+        """
+        removing = asyncio.ensure_future(self._remove())
+        cancelled = False
+        while not removing.done():
+            try:
+                await asyncio.shield(removing)
+            except asyncio.CancelledError:
+                cancelled = True
+        removing.result()
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _remove(self) -> None:
         if self._renewer is not None:
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+from collections.abc import Sequence
 from typing import Final
 
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
@@ -34,10 +35,10 @@ from p2p66.net.errors import (
 )
 from p2p66.net.eyeballs import parse_codes
 from p2p66.net.handshake import join_handshake
-from p2p66.net.identity import Identity, KnownPeers
+from p2p66.net.identity import Identity, KnownPeers, PeerIdentity
 from p2p66.net.joincode import JoinCode, JoinCodeError
 from p2p66.net.streams import FrameConnection, TcpStream
-from p2p66.net.tcp import REUSE_PORT, format_address
+from p2p66.net.tcp import REUSE_PORT, format_address, os_reason
 
 PUNCH_TIMEOUT: Final = 20.0
 PUNCH_PAUSE: Final = 0.5
@@ -75,7 +76,7 @@ async def dial_from(
         raise PeerTimeout(f"connecting to {where} timed out after {timeout:g} s") from None
     except OSError as exc:
         sock.close()
-        raise ConnectFailed(f"cannot reach {where}: {exc.strerror or exc}") from None
+        raise ConnectFailed(f"cannot reach {where}: {os_reason(exc)}") from None
     return await asyncio.open_connection(sock=sock)
 
 
@@ -109,7 +110,12 @@ class ReplyPoint:
         self._spent = False
         self._servers: list[asyncio.Server] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._punches: set[asyncio.Task[None]] = set()
         self.punched = False
+        self.came_by = ""
+        """How the last channel came: ``incoming`` (the host dialled us) or a simultaneous open."""
+        self.expect_key: PeerIdentity | None = None
+        """Set by ``rearm``: reconnecting the match with this opponent (no code any more)."""
 
     @classmethod
     async def open(
@@ -160,29 +166,65 @@ class ReplyPoint:
             stream.close()
             return
         self.attempts.append(f"{how} {stream.remote}")
+        rejoining = self.expect_key is not None
         try:
             channel = await join_handshake(
                 FrameConnection(stream),
                 self.identity,
-                words=self.words,
+                words=None if rejoining else self.words,
                 known_peers=self.known_peers,
                 config=self.config,
+                expect_key=self.expect_key,
             )
         except AuthenticationError as exc:
+            if rejoining:
+                stream.close()  # not the opponent: no code to guess, keep waiting
+                return
             self._spent = True  # one guess, as at the host
             self._results.put_nowait(exc)
             return
         except TransportError:
             stream.close()  # not our host (or a dropped line): keep waiting
             return
+        if self._spent:
+            channel.close("another connection was quicker")
+            return
         self._spent = True
+        self.came_by = how
         self._results.put_nowait(channel)
 
     def punch(self, host: str, port: int) -> None:
         """Keep connecting from our port to the host's (a simultaneous open) until closed."""
         task = asyncio.create_task(self._punch(host, port))
         self._tasks.add(task)
+        self._punches.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._punches.discard)
+
+    def rearm(self, opponent: PeerIdentity, punch: Sequence[tuple[str, int]] = ()) -> None:
+        """Take one more connection: the match's opponent reconnecting (see ``redial``).
+
+        From now on only ``opponent``'s key is accepted, with the known-peer
+        handshake (the join code was used up by the first connection), and
+        the host's addresses in ``punch`` are dialled again from our port.
+        """
+        for task in self._punches:
+            task.cancel()
+        while not self._results.empty():
+            item = self._results.get_nowait()
+            if isinstance(item, SecureChannel):
+                item.close("a stale connection")
+        self.expect_key = opponent
+        self._spent = False
+        for host, port in punch:
+            self.punch(host, port)
+
+    async def rejoin(
+        self, opponent: PeerIdentity, punch: Sequence[tuple[str, int]] = ()
+    ) -> SecureChannel:
+        """``rearm``, then the opponent's channel (however long it takes: the caller limits)."""
+        self.rearm(opponent, punch)
+        return await self.accept(None)
 
     async def _punch(self, host: str, port: int) -> None:
         while not self._spent:
@@ -193,7 +235,7 @@ class ReplyPoint:
                 continue
             self.punched = True
             await self._handshake(reader, writer, "simultaneous open with")
-            return
+            await asyncio.sleep(PUNCH_PAUSE)  # that one was not it (a dropped line): again
 
     async def accept(self, timeout: float | None) -> SecureChannel:
         """The first authenticated channel, however it came (``PeerTimeout`` after ``timeout``)."""

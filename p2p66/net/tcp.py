@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import socket
 from collections.abc import Callable
@@ -53,6 +54,12 @@ RejectHandler = Callable[[str, TransportError], None]
 
 class NobodyJoined(PeerTimeout):
     """``Listener.accept`` waited its whole timeout and nobody completed a handshake."""
+
+
+def os_reason(exc: OSError) -> str:
+    """Why a socket call failed, in words ("No route to host"), not asyncio's
+    "Connect call failed ('192.168.1.2', 6666)", which only repeats the address."""
+    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
 
 
 def format_address(host: str, port: int) -> str:
@@ -202,6 +209,16 @@ class Listener:
                 f"{joiner.name!r} ({joiner.fingerprint}) tried to join while the match waits "
                 f"for {only.name!r} ({only.fingerprint}) to reconnect; refused"
             )
+
+    def keep_code(self, attempts: int = 1) -> None:
+        """Arm the current words again for ``attempts`` attempts, concurrent or not.
+
+        A lobby seats several joiners with one code and allows one attempt per
+        free seat; after a failed attempt it makes a new code (``renew_code``).
+        """
+        if self._words is None:
+            raise LocalTransportError("this host takes no join codes")
+        self._slot.renew(self._words, attempts)
 
     def renew_code(self, rng: random.Random | None = None) -> tuple[str, ...]:
         """Arm a fresh code (the old one is forgotten) and return its words."""
@@ -368,7 +385,7 @@ async def connect(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> Tcp
     except socket.gaierror as exc:
         raise ConnectFailed(f"cannot resolve the host name {host!r}: {exc.strerror}") from None
     except OSError as exc:
-        raise ConnectFailed(f"cannot reach {where}: {exc.strerror or exc}") from None
+        raise ConnectFailed(f"cannot reach {where}: {os_reason(exc)}") from None
     return TcpStream(reader, writer)
 
 

@@ -9,7 +9,7 @@ of ``p2p66 verify --json``; ``summary_lines`` is the short human summary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Any, Final
 
@@ -17,7 +17,7 @@ from p2p66.crypto.config import ProofKind, proof_kind
 from p2p66.engine import HandResult, Marriage, RuleOptions
 from p2p66.engine.cards import CARD_CODES, SUIT_NAMES
 from p2p66.engine.options import base_preset
-from p2p66.net.identity import fingerprint
+from p2p66.net.identity import PeerIdentity, fingerprint, short_label
 
 REPORT_FORMAT: Final = "p2p66-verify-report"
 REPORT_VERSION: Final = 1
@@ -197,21 +197,41 @@ class Report:
     waiting: Waiting | None = None
     problem: Problem | None = None
     unreadable: str = ""  # why the file is not a readable replay
+    viewer: int | None = None  # the seat of the person reading it, called "you" (``seen_by``)
 
     @property
     def exit_code(self) -> int:
         return self.status.exit_code
 
+    def seen_by(self, seat: int) -> Report:
+        """The same report told to the player at ``seat``: "you win the match"."""
+        return replace(self, viewer=seat)
+
+    def declared_name(self, seat: int) -> str:
+        """The name a seat's hello declared (or "seat N" before it)."""
+        return self.players[seat].name if seat < len(self.players) else f"seat {seat}"
+
     def name(self, seat: int | None) -> str:
-        """A seat's player name (or "seat N" before its hello)."""
+        """A seat's player as a sentence calls it: "you" for the viewer; a name that
+        two players share comes with its key's fingerprint ("root (3f2a)"), as the
+        board shows it (``distinct_names``)."""
         if seat is None:
             return "nobody"
-        if seat < len(self.players):
-            return self.players[seat].name
-        return f"seat {seat}"
+        if seat == self.viewer:
+            return "you"
+        if seat >= len(self.players):
+            return f"seat {seat}"
+        player = self.players[seat]
+        if any(o.name == player.name and o.public_key != player.public_key for o in self.players):
+            return short_label(PeerIdentity(player.name, player.public_key))
+        return player.name
 
     def who(self, seat: int | None) -> str:
         return "nobody" if seat is None else f"{self.name(seat)} (seat {seat})"
+
+    def _wins(self, seat: int | None) -> str:
+        """``seat``'s name and "wins", or "you win"."""
+        return f"{self.name(seat)} {'win' if seat is not None and seat == self.viewer else 'wins'}"
 
     # ------------------------------------------------------------------ JSON
 
@@ -268,7 +288,7 @@ class Report:
             "kind": p.kind,
             "message": p.message,
             "culprit": p.culprit,
-            "culprit_name": None if p.culprit is None else self.name(p.culprit),
+            "culprit_name": None if p.culprit is None else self.declared_name(p.culprit),
             "blame": NOBODY if p.culprit is None else self.who(p.culprit),
             "valid_records": p.record,
         }
@@ -282,7 +302,8 @@ class Report:
         if self.status is Status.INVALID:
             p = self.problem
             assert p is not None
-            blame = f"{self.who(p.culprit)} is to blame" if p.culprit is not None else NOBODY
+            to_blame = "are to blame" if p.culprit == self.viewer else "is to blame"
+            blame = f"{self.who(p.culprit)} {to_blame}" if p.culprit is not None else NOBODY
             return f"INVALID at record {p.record} ({p.kind}): {p.message} [{blame}]"
         if self.status is Status.UNFINISHED:
             wait = self.waiting
@@ -293,13 +314,13 @@ class Report:
         if self.ending is Ending.RESIGNED:
             return (
                 f"valid: {self.name(self.resigned)} resigned ({self.reason}); "
-                f"{self.name(self.winner)} wins the match"
+                f"{self._wins(self.winner)} the match"
             )
         if self.ending is Ending.ABANDONED:
             return f"valid: {self.abandonment()}"
         won = self.game_points[self.winner] if self.winner is not None else 0
         lost = self.game_points[1 - self.winner] if self.winner is not None else 0
-        return f"valid: {self.name(self.winner)} wins the match {won}-{lost}"
+        return f"valid: {self._wins(self.winner)} the match {won}-{lost}"
 
     def stop_note(self) -> str:
         """Why the last hand has no result: still going, resigned, or cut by a bad record."""
@@ -314,9 +335,10 @@ class Report:
     def abandonment(self) -> str:
         """The forfeit in words: who went silent owing which record, and who wins."""
         silent = self.name(self.abandoned)
+        whose = "your" if self.abandoned == self.viewer else f"{silent}'s"
         return (
-            f"{silent} abandoned the match at record {self.abandoned_at} (it was {silent}'s "
-            f"turn); {self.name(self.winner)} wins by forfeit"
+            f"{silent} abandoned the match at record {self.abandoned_at} (it was {whose} "
+            f"turn); {self._wins(self.winner)} by forfeit"
         )
 
     def rules_line(self) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import random
 import time
 import unicodedata
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from p2p66.bots.api import Bot, BotFault, as_action
 from p2p66.engine.view import PlayerView
+from p2p66.live.derived import derived_identity, derived_rng
 from p2p66.live.game import LiveGame, LiveGameError
 from p2p66.live.table import context_of
 from p2p66.net import Identity, Listener, generate_words, join
@@ -64,11 +64,11 @@ def play_over_loopback(
     return asyncio.run(_play(spec, bot_a, bot_b, soundness))
 
 
-def _secret(deal: Deal, seat: int, what: str) -> bytes:
-    """Seat ``seat``'s secret ``what``: a function of the deal, alike in both games of a pair."""
+def _deal_key(deal: Deal) -> str:
+    """The key every seat's secrets derive from: the deal, alike in both games of a pair."""
     if deal.deck is not None:
         raise ValueError("peers cannot deal a chosen deck: a deal played by peers must be a seed")
-    return hashlib.sha256(f"p2p66-loopback:{deal.key}:{seat}:{what}".encode()).digest()
+    return deal.key
 
 
 @dataclass
@@ -132,11 +132,9 @@ def seat_bots(spec: GameSpec, bot_a: Bot, bot_b: Bot, soundness: int) -> Seating
             kind = exc.kind if isinstance(exc, BotFault) and exc.kind in FAULT_KINDS else "crash"
             forfeit = Forfeit(side_of[seat], kind, f"at the start: {exc}")
             break
-    ids = [
-        Identity.from_seed(seat_name(seats[s], s), _secret(spec.the_deal, s, "identity"))
-        for s in (0, 1)
-    ]
-    rngs = [random.Random(_secret(spec.the_deal, s, "rng")).randbytes for s in (0, 1)]
+    key = _deal_key(spec.the_deal)
+    ids = [derived_identity(seat_name(seats[s], s), key, s) for s in (0, 1)]
+    rngs = [derived_rng(key, s) for s in (0, 1)]
     peers = [
         Peer(0, _signer(ids[0]), options=rules, soundness=soundness, rng=rngs[0]),
         Peer(1, _signer(ids[1]), rng=rngs[1]),

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 GENESIS: Final = hashlib.sha256(b"p2p66/replay/genesis/v1").digest()
 SIGN_DOMAIN: Final = b"p2p66/record/v1\x00"
 MAX_BODY: Final = 60 * 1024
+MAX_PARTIES: Final = 8
 HASH_SIZE: Final = 32
 SIG_SIZE: Final = 64
 
@@ -78,8 +79,8 @@ class Record:
             raise RecordError("record sequence number must be a non-negative integer")
         if not (isinstance(prev, bytes) and len(prev) == HASH_SIZE):
             raise RecordError("record prev must be 32 bytes")
-        if author not in (0, 1) or isinstance(author, bool):
-            raise RecordError("record author must be seat 0 or 1")
+        if isinstance(author, bool) or not isinstance(author, int) or not 0 <= author < MAX_PARTIES:
+            raise RecordError("record author must be a seat from 0 to 7")
         if not isinstance(body, bytes):
             raise RecordError("record body must be bytes")
         if not (isinstance(sig, bytes) and len(sig) == SIG_SIZE):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from p2p66.engine import Phase, PlayerView
 from p2p66.engine.cards import CARDS, Card
 from p2p66.engine.moves import MOVES
+from p2p66.engine.tricks import beats
 from p2p66.ui.bots import BotContext, TableBot
 from p2p66.ui.cards_text import TextStyle, card_text, suit_name
 from p2p66.ui.screen import Screen
@@ -35,10 +36,10 @@ def reason(view: PlayerView, code: int, style: TextStyle) -> str:
         shown = card_text(card, style)
         if view.phase == Phase.FOLLOW and view.lead is not None:
             lead = view.lead
-            if _beats(card, lead, view.trump_suit):
+            if beats(card.id, lead.id, view.trump_suit):
                 return f"play {shown}: it takes the trick, {lead.points + card.points} points"
             return f"play {shown}: it keeps your good cards and gives up only {card.points} points"
-        top = _highest_out(card, view)
+        top = highest_out(card, {*view.played, *view.hand})
         extra = f", the highest {suit_name(card.suit)[:-1]} still out" if top else ""
         trump = " and a trump" if card.suit == view.trump_suit else ""
         return f"lead {shown}: {card.points} points{trump}{extra}"
@@ -54,14 +55,10 @@ def reason(view: PlayerView, code: int, style: TextStyle) -> str:
     }.get(move.kind, move.notation)
 
 
-def _beats(card: Card, lead: Card, trump: int) -> bool:
-    if card.suit == lead.suit:
-        return card.rank < lead.rank  # ranks run ace, ten, king, ... nine: lower is higher
-    return card.suit == trump
+def highest_out(card: Card, seen: set[Card]) -> bool:
+    """No card of its suit that beats it is left but among ``seen`` (own hand, cards played).
 
-
-def _highest_out(card: Card, view: PlayerView) -> bool:
-    """No card of its suit that beats it is left anywhere but in the player's own hand."""
-    mine_or_gone = set(view.played) | set(view.hand)
+    Shared with the hints of the games for three and four (``ui.multi.hint``).
+    """
     higher = (c for c in CARDS if c.suit == card.suit and c.rank < card.rank)  # never a nine
-    return all(other in mine_or_gone for other in higher)
+    return all(other in seen for other in higher)

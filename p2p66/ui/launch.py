@@ -32,6 +32,10 @@ class PlaySettings:
     seed: int
     name: str  # empty when the player never chose one: the table then picks
     bot_delay: float = 0.6
+    clock: bool = False  # show the move clock (your time per move and per hand)
+    seeded: bool = False
+    """The player chose the seed (``--seed``): the table deals from it alone, a practice
+    deal anyone with the seed can see. Only for a game against a bot on this computer."""
 
 
 HINT_BOT = "strong"  # the bot that answers h in a practice game
@@ -65,22 +69,28 @@ async def play(
     hints = make_table_bot(HINT_BOT, settings.seed, settings.options)
     try:
         async with factory(settings) as table:
-            screen = await run_ui(table, style, plain=plain, hint_bot=hints)
+            screen = await run_ui(table, style, plain=plain, hint_bot=hints, clock=settings.clock)
             return screen, table.failure
     finally:
         hints.close()
 
 
 async def run_ui(
-    table: Table, style: TextStyle, *, plain: bool, hint_bot: TableBot | None = None
+    table: Table,
+    style: TextStyle,
+    *,
+    plain: bool,
+    hint_bot: TableBot | None = None,
+    clock: bool = False,
 ) -> Screen:
     """The full screen or ``--plain`` lines at any table (``host``/``join`` use this too).
 
     ``hint_bot`` answers ``h`` (hints): given only for practice games against a bot.
+    ``clock`` shows the move clock: in the status bar, or said after each of your moves.
     """
     if plain:
-        return await PlainUI(table, style, StdinLines(), _print_line, hint_bot).run()
-    return await TerminalUI(table, style, hint_bot=hint_bot).run()
+        return await PlainUI(table, style, StdinLines(), _print_line, hint_bot, clock=clock).run()
+    return await TerminalUI(table, style, hint_bot=hint_bot, clock=clock).run()
 
 
 def bot_label(name: str) -> str:

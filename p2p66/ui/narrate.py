@@ -182,7 +182,12 @@ def _match_over(event: MatchOver, voice: Voice) -> str:
     if event.winner is None:
         return f"The match ended unfinished at {voice.score(event.game_points)}."
     me, other = voice.seat, 1 - voice.seat
-    mine, theirs = event.game_points[me], event.game_points[other]
+    points = event.game_points
+    mine, theirs = points[me], points[other]
+    if event.resigned == voice.seat:
+        return f"You resigned, so {voice.opponent} wins the match ({voice.score(points)})."
+    if event.resigned is not None:
+        return f"{voice.opponent} resigned, so you win the match ({voice.score(points)})."
     if event.winner == voice.seat:
         return f"You win the match {mine} to {theirs}."
     return f"{voice.opponent} wins the match {theirs} to {mine}."

@@ -13,6 +13,7 @@ import collections
 import contextlib
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -27,6 +28,7 @@ from p2p66.ui.cards_text import (
     speak,
     suit_name,
 )
+from p2p66.ui.clock import MoveClock
 from p2p66.ui.entry import AskHint, Help, Quit, Rejected, Repeat, ShowSheet, interpret, suggestions
 from p2p66.ui.explain import help_lines
 from p2p66.ui.hint import NO_HINTS, hint_line
@@ -34,7 +36,7 @@ from p2p66.ui.narrate import Voice
 from p2p66.ui.render import plain, talon_fragments, tricks_text, turn_line
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
-from p2p66.ui.table import MatchOver, Table, TableEvent
+from p2p66.ui.table import MatchOver, MovePlayed, Table, TableEvent
 
 FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
 
@@ -97,9 +99,14 @@ class PlainUI:
         lines: LineSource,
         write: Callable[[str], None],
         hint_bot: TableBot | None = None,
+        *,
+        clock: bool = False,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
         self.style = style
+        self.clock = MoveClock() if clock else None  # play --clock: each move's time, said
+        self._now = now
         self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.lines = lines
         self.write: Callable[[str], None] = (
@@ -188,6 +195,10 @@ class PlainUI:
         self.screen, sentences = advance(self.screen, event)
         for sentence in sentences:
             self.write(sentence)
+        if self.clock is not None:
+            self.clock = self.clock.after(event, self.screen, self._now())
+            if isinstance(event, MovePlayed) and event.seat == self.screen.voice.seat:
+                self.write(self.clock.sentence())
         return isinstance(event, MatchOver)
 
     async def _handle(self, line: str) -> bool:

@@ -35,6 +35,7 @@ from p2p66.ui.screen import Screen
 LOG_LINES = 5
 Fragments = StyleAndTextTuples
 CONTINUED = "    "  # the indent of a wrapped line's continuation
+SIDE_GAP = "  "  # between the trump card and the card on the table
 _TOKENS = re.compile(r"\S+\s*|\s+")
 
 
@@ -185,13 +186,13 @@ def _pictures(
     for caption in (f"{who} led" + (" (marriage)" if view.lead_is_marriage else ""), "Led"):
         table = Picture(view.lead, caption if view.lead is not None else "Table")
         side = [trump, table]
-        if pictures_width(hand) + 4 + pictures_width(side) + 1 <= width:
+        if pictures_width(hand) + 4 + pictures_width(side, SIDE_GAP) + 1 <= width:
             break
     else:
         return None
     hand_rows = picture_rows(hand, style, on_click=on_click)
     hand_rows[0] = [("class:label", "Your hand".ljust(pictures_width(hand)))]
-    side_rows = picture_rows(side, style, gap="  ")
+    side_rows = picture_rows(side, style, gap=SIDE_GAP)
     return [
         [*mine, ("", "    "), *theirs] for mine, theirs in zip(hand_rows, side_rows, strict=True)
     ]
@@ -375,11 +376,12 @@ def _keys(view: PlayerView) -> str:
     return " · " + " · ".join([*keys, "? help"])
 
 
-def status_bar(screen: Screen, width: int = 200) -> FormattedText:
+def status_bar(screen: Screen, width: int = 200, clock: list[str] | None = None) -> FormattedText:
     """Match score, opponent, connection, whose turn: the bottom toolbar, within ``width``.
 
     Each part has shorter wordings; the longest combination that fits is shown,
     so "Expert Bot's turn" survives on 80 columns and the bar is never cut.
+    ``clock`` (``play --clock``) adds the move clock's wordings, longest first.
     """
     voice = screen.voice
     me, other = voice.seat, 1 - voice.seat
@@ -394,13 +396,20 @@ def status_bar(screen: Screen, width: int = 200) -> FormattedText:
     links = [_connection(screen), _connection(screen).split(",")[0]]
     turns = _turn_words(screen)
     alert = screen.connection.state in ("reconnecting", "closed")
+    parts = (scores, [f"vs {who}", ""], links, turns)
+    # the clock was asked for: it goes only when nothing else can give way
+    combos = (
+        [*_wordings(*parts, clock), *_wordings(*parts, [""])] if clock else _wordings(*parts, [""])
+    )
     fragments: Fragments = []
-    for score, opponent, link, turn in _wordings(scores, [f"vs {who}", ""], links, turns):
+    for score, opponent, link, turn, timed in combos:
         fragments = [("class:status", f" {score} ")]
         if opponent:
             fragments.append(("class:status", f"│ {opponent} "))
         fragments.append(("class:status.alert" if alert else "class:status", f"│ {link} "))
         fragments.append(("class:status", f"│ {turn} "))
+        if timed:
+            fragments.append(("class:status", f"│ {timed} "))
         if get_cwidth(plain(fragments)) <= width:
             break
     return FormattedText(fragments)

@@ -68,6 +68,7 @@ class MatchOver:
 
     winner: int | None
     game_points: tuple[int, int]
+    resigned: int | None = None  # the seat that resigned (left the match), if one did
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from p2p66.engine import IllegalMoveError
 from p2p66.engine.cards import Card
 from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import TextStyle, shown, speak
+from p2p66.ui.clock import MoveClock
 from p2p66.ui.entry import (
     AskHint,
     Help,
@@ -52,10 +53,18 @@ from p2p66.ui.entry import (
 from p2p66.ui.explain import help_lines
 from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, like, lines_of, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, lines_of, plain, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
-from p2p66.ui.table import HandOver, HandStarted, MatchOver, Notice, PeerError, Table
+from p2p66.ui.table import (
+    HandOver,
+    HandStarted,
+    MatchOver,
+    Notice,
+    PeerError,
+    Table,
+    TableEvent,
+)
 
 KEEP_READING = "(Type your next move, or press Esc, to close this.)"
 KEY_WORDS = {"x": "exchange", "c": "close", "d": "declare", "p": "pass"}
@@ -63,6 +72,7 @@ CONFIRMED = frozenset({"c"})  # closing the talon decides a hand: the word waits
 ECHOED = (HandOver, MatchOver, Notice, PeerError)
 LEAVE_WINDOW = 3.0  # seconds within which a second Ctrl-C leaves the match
 FINISH_SECONDS = 2.0  # how long a closing table may take to send its last events
+CLOCK_TICK = 1.0  # seconds between redraws of the move clock
 
 
 class TerminalUI:
@@ -77,8 +87,12 @@ class TerminalUI:
         output: Output | None = None,
         patch: bool = True,
         hint_bot: TableBot | None = None,
+        clock: bool = False,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
+        self.clock = MoveClock() if clock else None  # play --clock: your time, in the status bar
+        self._now = now
         self.style = style
         self.hint_bot = hint_bot  # only in practice games: p2p66 play
         self.screen = Screen(Voice(table.seat, table.names, style))
@@ -89,7 +103,10 @@ class TerminalUI:
         self._depth = None if style.color else ColorDepth.MONOCHROME
         self.session: PromptSession[str] = PromptSession(
             message=self._message,
-            bottom_toolbar=lambda: self._shown(status_bar(self.screen, self._size().columns)),
+            bottom_toolbar=lambda: self._shown(
+                status_bar(self.screen, self._size().columns, self._clock_words())
+            ),
+            refresh_interval=CLOCK_TICK if clock else 0,  # the clock ticks on the status bar
             completer=_LegalMoves(self),
             complete_while_typing=True,
             validator=_MoveValidator(self),
@@ -188,6 +205,7 @@ class TerminalUI:
             event = await self.table.next_event()
             was_mine = self.screen.my_turn
             self.screen, sentences = advance(self.screen, event)
+            self._time(event)
             if self.screen.my_turn and not was_mine:
                 self.session.default_buffer.validation_error = None  # "wait" is stale now
             if isinstance(event, HandOver):
@@ -202,6 +220,13 @@ class TerminalUI:
             if isinstance(event, MatchOver):
                 self._leave_prompt()
                 return
+
+    def _time(self, event: TableEvent) -> None:
+        if self.clock is not None:
+            self.clock = self.clock.after(event, self.screen, self._now())
+
+    def _clock_words(self) -> list[str] | None:
+        return None if self.clock is None else self.clock.wordings(self._now())
 
     def _leave_prompt(self) -> None:
         app = self.session.app
@@ -407,4 +432,7 @@ class _MoveValidator(Validator):
         if isinstance(entry, Rejected):
             clear = " (Ctrl-U clears the line)" if document.text.strip() else ""
             reason = speak(entry.reason, self.ui.style)
-            raise ValidationError(cursor_position=len(document.text), message=reason + clear)
+            # wrapped at words here: the toolbar itself would break it mid-word at the edge
+            width = self.ui.session.output.get_size().columns
+            message = plain(wrap([("", reason + clear)], width))
+            raise ValidationError(cursor_position=len(document.text), message=message)

@@ -10,6 +10,7 @@ import pytest
 from cryptokit import FAST, dealt, game_config
 
 from p2p66.crypto import (
+    CheatingDetected,
     HandTranscript,
     InvalidShuffleProof,
     KeyReveal,
@@ -22,6 +23,7 @@ from p2p66.crypto import (
 )
 from p2p66.crypto.group import ORDER, Scalar
 from p2p66.crypto.memory import MemoryTable, play_two_player_hand
+from p2p66.crypto.state import HandState, _unlock_public, forget_public_openings
 from p2p66.engine.deal import deal_layout
 from p2p66.engine.options import preset
 
@@ -117,3 +119,48 @@ def test_a_forged_claim_in_a_transcript() -> None:
     with pytest.raises(NotYourCard) as err:
         audit(HandTranscript(transcript.config, tuple(payloads)))
     assert err.value.party == 0
+
+
+def test_only_openings_under_public_keys_are_kept() -> None:
+    """A player's own card opens under its secret key: that opening must not be cached."""
+    a = finished(0).parties[0]
+    pos = a.state.ledger.opened_to(0)[0]
+    keys = [*a.state.ledger.positions[pos].keys.values(), a.secrets.keys[pos]]
+    forget_public_openings()
+    card = a.state.open_with(pos, list(dict.fromkeys(keys)))
+    assert card == a.known_cards()[pos]
+    assert _unlock_public.cache_info().currsize == 0
+    assert audit(a.transcript()).deck == tuple(a.known_cards()[p] for p in range(24))
+    kept = _unlock_public.cache_info().currsize
+    assert kept > 0  # the audit's public openings, kept for a second look
+    assert audit(a.transcript()).deck == tuple(a.known_cards()[p] for p in range(24))
+    assert _unlock_public.cache_info().hits >= kept
+
+
+def _ledger_facts(state: HandState) -> tuple[object, ...]:
+    ledger = state.ledger
+    positions = tuple(
+        (dict(p.keys), p.to, p.holder, p.private, p.card, p.played) for p in ledger.positions
+    )
+    return positions, tuple(ledger.events), ledger.face_up, ledger.deal_complete()
+
+
+@pytest.mark.parametrize("second", ["not held", "outside", "twice"])
+def test_a_key_message_failing_half_way_leaves_the_ledger_as_it_was(second: str) -> None:
+    """The first reveal (a legal play) is undone when a later one of the same message fails."""
+    table = dealt(game_config(0, dealer=1), f"rollback-{second}")
+    a, b = table.parties
+    mine = a.state.ledger.held_by(0)
+    play = a.play(mine[0])
+    bad = {
+        "not held": replace(play, pos=b.state.ledger.held_by(1)[0]),
+        "outside": replace(play, pos=99),
+        "twice": play,
+    }[second]
+    before = _ledger_facts(b.state)
+    message = KeyReveal(b.config.hand, 0, b.state.next_seq(0), (play, bad))
+    with pytest.raises(CheatingDetected):
+        b.state.apply(message)
+    assert _ledger_facts(b.state) == before
+    b.state.apply(KeyReveal(b.config.hand, 0, b.state.next_seq(0), (play,)))  # still legal
+    assert b.state.ledger.positions[mine[0]].played

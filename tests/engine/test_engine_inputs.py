@@ -99,3 +99,28 @@ def test_recording_after_the_match_is_over() -> None:
 def test_every_refusal_is_an_engine_error() -> None:
     assert issubclass(EngineInputError, EngineError)
     assert issubclass(DealError, EngineError)
+
+
+@pytest.mark.parametrize(
+    ("deck", "expected"),
+    [
+        ([0, *deck_ids(24)[:-1]], "duplicated cards"),
+        ([*deck_ids(24)[:-1], 24], "cards not in this deck: \\['24'\\]"),
+        ([-1, *deck_ids(24)[1:]], "cards not in this deck: \\['-1'\\]"),
+        ([5, *deck_ids(24)[1:]], "duplicated cards: \\['.*'\\]"),
+    ],
+)
+def test_a_deck_of_ids_that_is_no_permutation_is_a_deal_error(deck: Any, expected: str) -> None:
+    """Plain id lists take the fast bitmask check; what fails it is still explained."""
+    with pytest.raises(DealError, match=expected):
+        new_hand(SIXTY_SIX, deck, 0)
+    with pytest.raises(DealError, match=expected):
+        new_hand(SIXTY_SIX, tuple(deck), 1)
+
+
+def test_a_twenty_card_deal_refuses_the_nines_and_takes_any_order() -> None:
+    vu = preset("vu")
+    with pytest.raises(DealError, match="cards not in this deck"):
+        new_hand(vu, [*deck_ids(20)[:-1], 5], 0)  # a nine in a deck without nines
+    order = list(reversed(deck_ids(20)))
+    assert new_hand(vu, order, 0).deck == tuple(order)

@@ -126,3 +126,21 @@ def test_playing_a_card_from_the_other_hand_is_rejected() -> None:
     p.learn(dealer_pos, deck[dealer_pos])  # a card of seat 0, "played" by seat 1
     with pytest.raises(IllegalMoveError, match="not in your hand"):
         p.check(deck[dealer_pos])
+
+
+def test_state_is_a_fresh_copy_and_answers_follow_new_knowledge() -> None:
+    """The replay behind the answers is shared between calls, never with the caller."""
+    deck = deck_ids(24)
+    random.Random(5).shuffle(deck)
+    p = observer("sixty-six", deck, 0, 1)
+    first = p.state()
+    held = p.positions_held(1)
+    first.hands[1] = 0  # the caller's copy: must not leak into later answers
+    assert p.positions_held(1) == held
+    assert p.state().hands[1] == new_hand(PRESETS["sixty-six"], deck, 0).hands[1]
+    code = sorted(p.state().legal_codes())[0]
+    p.accept(code)
+    assert code not in [deck[pos] for pos in p.positions_held(1)]
+    hidden = next(pos for pos in range(24) if p.card_at(pos) is None)
+    p.learn(hidden, deck[hidden])
+    assert p.state().deck[hidden] == deck[hidden]  # the fill follows what was learned

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2p66.net.discovery import SERVICE_TYPE, Game, advertise, browse
+from p2p66.net.discovery import SERVICE_TYPE, Game, advertise, browse, open_tables, parse_seats
 from p2p66.net.handshake import VERSION
 
 LOOPBACK = ["127.0.0.1"]
@@ -108,3 +108,36 @@ def test_advertised_games_are_found_on_loopback_and_withdrawn(loopback_multicast
     assert len(evil_games) == 1 and evil_games[0].port == 7777
     assert "\x1b" not in evil_games[0].preset and len(evil_games[0].preset) <= 64
     assert all(tag not in g.name for g in after)
+
+
+@pytest.mark.timeout(30)
+def test_a_table_advertises_its_free_seats_as_they_fill(loopback_multicast: None) -> None:
+    tag = secrets.token_hex(3)
+    name = f"table-{tag}"
+
+    async def main() -> tuple[list[Game], list[Game]]:
+        ad = await advertise(
+            name, 6667, fingerprint="fp", preset="north-american", interfaces=LOOPBACK, seats=(3, 4)
+        )
+        try:
+            before = await browse(1.5, interfaces=LOOPBACK)
+            await ad.set_seats(0, 4)
+            after = await browse(1.5, interfaces=LOOPBACK)
+        finally:
+            await ad.close()
+        return before, after
+
+    before, after = asyncio.run(main())
+    ours = [g for g in open_tables(before) if g.name == name]
+    assert len(ours) == 1 and (ours[0].free_seats, ours[0].total_seats) == (3, 4)
+    full = [g for g in after if g.name == name]
+    assert len(full) == 1 and full[0].free_seats == 0
+    assert not [g for g in open_tables(after) if g.name == name]
+
+
+@pytest.mark.parametrize(
+    ("text", "seats"),
+    [("2/4", (2, 4)), ("0/3", (0, 3)), ("5/4", None), ("x/4", None), ("12/14", None), ("", None)],
+)
+def test_seat_counts_from_untrusted_text(text: str, seats: tuple[int, int] | None) -> None:
+    assert parse_seats(text) == seats

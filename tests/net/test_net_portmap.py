@@ -24,6 +24,7 @@ class FakeRouter:
         self.removed: list[Mapping] = []
         self.fail_renewals = fail_renewals
         self.renewed = asyncio.Event()
+        self.removing = asyncio.Event()
 
     async def external_address(self) -> str | None:
         return "198.51.100.9"
@@ -87,6 +88,27 @@ def test_a_refused_renewal_is_reported_and_retried(monkeypatch: pytest.MonkeyPat
         await asyncio.wait_for(router.renewed.wait(), 10)
         await session.aclose()
         assert problems == ["renewing the port mapping failed (will retry): refused for the test"]
+
+    asyncio.run(main())
+
+
+def test_a_stop_signal_during_the_removal_does_not_cut_it_short() -> None:
+    """A SIGTERM that cancels the host while it already cleans up: the removal finishes."""
+
+    class SlowRouter(FakeRouter):
+        async def remove(self, mapping: Mapping) -> None:
+            self.removing.set()
+            await asyncio.sleep(0.2)
+            self.removed.append(mapping)
+
+    async def main() -> None:
+        router = SlowRouter()
+        closing = asyncio.create_task(_session(router).aclose())
+        await router.removing.wait()
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        assert [m.external_port for m in router.removed] == [7000]
 
     asyncio.run(main())
 

@@ -6,11 +6,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from netkit import OTHER_WORDS, WORDS
+from netkit import MALLORY_SEED, OTHER_WORDS, WORDS
 
 from p2p66.cli.internet import join_or_reply
 from p2p66.net.errors import ConnectFailed, WrongJoinCode
 from p2p66.net.identity import Identity, KnownPeers
+from p2p66.net.redial import host_rejoin
 from p2p66.net.reply import ReplyPoint, dial_from
 from p2p66.net.tcp import Listener
 
@@ -107,5 +108,45 @@ def test_dial_from_a_port_that_cannot_be_shared_dials_from_another() -> None:
         for server in (held, target):
             server.close()
             await server.wait_closed()
+
+    asyncio.run(main())
+
+
+def test_a_rearmed_reply_point_takes_only_the_opponent_back(
+    alice: Identity, bob: Identity, tmp_path: Path
+) -> None:
+    """After a drop the point wants the opponent's key: another host's dial is refused
+    and the point keeps waiting; the opponent's redial (known-peer handshake) gets in."""
+    mallory = Identity.from_seed("mallory", MALLORY_SEED)
+
+    async def main() -> None:
+        bob_pins = KnownPeers(tmp_path / "bob.json", {"alice": alice.public_key})
+        alice_pins = KnownPeers(tmp_path / "alice.json", {"bob": bob.public_key})
+        mallory_pins = KnownPeers(tmp_path / "mallory.json", {"bob": bob.public_key})
+        point = await ReplyPoint.open(bob, WORDS, known_peers=bob_pins)
+        try:
+            point.rearm(alice.public)
+            waiting = asyncio.create_task(point.accept(10))
+            for who, pins in ((mallory, mallory_pins), (alice, alice_pins)):
+                async with await Listener.open(
+                    who, words=None, bind="127.0.0.1", port=0, known_peers=pins
+                ) as host:
+                    redialling = asyncio.create_task(host_rejoin(host, [("127.0.0.1", point.port)]))
+                    if who is mallory:
+                        async with asyncio.timeout(10):
+                            while not host.rejected:  # its redial was refused at the point
+                                await asyncio.sleep(0.02)
+                        assert not waiting.done()
+                        redialling.cancel()
+                        continue
+                    hosted = await asyncio.wait_for(redialling, 10)
+            joined = await waiting
+            assert joined.peer.public_key == alice.public_key
+            assert hosted.peer.public_key == bob.public_key
+            assert any(a.startswith("incoming") for a in point.attempts[:-1])  # mallory's
+            joined.close()
+            hosted.close()
+        finally:
+            await point.aclose()
 
     asyncio.run(main())

@@ -372,6 +372,10 @@ table inet filter {{
             "postrouting", "oifname", home.wan_if, "meta", "nfproto", "ipv4", "masquerade",
             "fully-random")  # fmt: skip
 
+    def drop_connections(self, ns: str) -> str:
+        """Kill every established TCP connection in ``ns`` (both ends see it end): a lost link."""
+        return run("ip", "netns", "exec", ns, "ss", "-K", "-t", "state", "established")
+
     def block_ipv4_between_homes(self) -> None:
         """Let only IPv6 cross the internet (an IPv6-only path between the homes)."""
         self._block("ipv4")

@@ -53,6 +53,16 @@ class Player:
                 return line.strip()
         raise AssertionError(f"no line with {want!r}; stdout {self.lines}; stderr:\n{self.err}")
 
+    def wait_err(self, want: str, timeout: float = STEP) -> None:
+        """Until stderr holds ``want`` (AssertionError with stderr if it never does)."""
+        deadline = time.monotonic() + timeout
+        while want not in self.err:
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                if want in self.err:
+                    return
+                raise AssertionError(f"stderr never said {want!r}:\n{self.err}")
+            time.sleep(0.02)
+
     def type_line(self, text: str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(text + "\n")

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from lab import RouterLab
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(90)]
+
+REPO = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import socket, sys
@@ -40,3 +45,31 @@ def test_home_machines_are_not_reachable_from_the_internet(lab: RouterLab) -> No
     assert _probe(lab, joiner, "2001:db8:a::2", 7777) != 0
     # Outbound works: the joiner reaches the internet's STUN host (a UDP-only box: refused).
     assert _probe(lab, joiner, "198.51.100.254", 7777) == 111
+
+
+RENEW = """
+import asyncio
+from p2p66.net.portmap import PortMapping
+
+async def main() -> None:
+    mapping = await PortMapping.open(40000)
+    await mapping.renew()  # what the renewer does at half the lease
+    await mapping.renew()
+    print(mapping.mapping.external_port, mapping.problems)
+    await mapping.aclose()
+
+asyncio.run(main())
+"""
+
+
+def test_a_mapping_is_renewed_by_a_real_router(lab: RouterLab) -> None:
+    """miniupnpd refused a renewal asked with remote host 0.0.0.0 (718): it must update."""
+    lab.upnp("b", True)
+    out = subprocess.run(
+        ["ip", "netns", "exec", lab.homes["b"].machine_ns, sys.executable, "-c", RENEW],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert out.stdout.split() == ["40000", "[]"], out.stderr
+    assert "updating existing port mapping 40000 TCP" in lab.upnp_log("b")
+    assert "dnat" not in lab.forwarded_ports("b")

@@ -68,6 +68,34 @@ def test_a_stopped_host_removes_its_mapping(
     assert "Traceback" not in host.err
 
 
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("moment", ["during the match", "after the match"])
+def test_sigterm_during_and_after_the_match_removes_the_mapping(
+    lab: RouterLab, tmp_path: Path, moment: str, stop: signal.Signals
+) -> None:
+    """The match's own handler (a resignation) hands the signal back when it ends."""
+    lab.upnp("a", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line("198.51.100.1:")
+        assert PINHOLE_A in lab.pinholes("a")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        host.wait_err("hand 1:" if moment == "during the match" else "match over:", 120)
+        host.proc.send_signal(stop)
+        ended = host.finish(30)
+        joiner.finish(60)
+    finally:
+        host.kill()
+    assert _no_mapping_left(lab, "a"), host.err
+    assert PINHOLE_A not in lab.pinholes("a")
+    assert "Traceback" not in host.err
+    if moment == "during the match":
+        reason = "(SIGTERM)" if stop == signal.SIGTERM else "(Ctrl-C)"
+        assert "left the match: " in host.err and reason in host.err, host.err
+        assert ended == (7 if stop == signal.SIGTERM else 130)
+
+
 def test_upnp_required_but_no_router_answers_fails_loudly(lab: RouterLab, tmp_path: Path) -> None:
     host = players.host(_host_ns(lab), tmp_path, "--upnp")
     try:
@@ -115,6 +143,65 @@ def test_host_router_without_upnp_joiner_offers_a_reply_code(
     assert _no_mapping_left(lab, "b")
 
 
+@pytest.mark.parametrize("path", ["reply code", "simultaneous open"])
+def test_a_reply_code_match_reconnects_after_a_lost_link(
+    lab: RouterLab, tmp_path: Path, path: str
+) -> None:
+    """The joiner listens again on its reply port (and, for a simultaneous open, dials the
+    host again from it); the host redials the reply code. ``ss -K`` cuts the link."""
+    if path == "reply code":
+        lab.upnp("b", True)
+        want = "@192.168.1.2:"
+    else:  # both routers tell their address, neither maps: the SYNs cross
+        lab.upnp("a", True, maps=False)
+        lab.upnp("b", True, maps=False)
+        lab.block_ipv6_between_homes()
+        want = "198.51.100.1:"
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line(want)
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            host.type_line(joiner.read_line("198.51.100.2:"))
+            joiner.wait_err("hand 1:", 120)
+            assert ":6666" in lab.drop_connections(_host_ns(lab, "b"))  # the match's link
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert f"Connected by {path}" in joiner.err
+    for player in (host, joiner):
+        assert "connection lost: reconnecting" in player.err, player.err
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "b")
+
+
+def test_a_killed_joiner_of_a_reply_code_match_resumes_on_its_reply_port(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    """``kill -9`` the joiner; ``join --resume`` listens on its reply port, the host redials."""
+    lab.upnp("b", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path, "--target", "7")
+    try:
+        code = host.read_line("@192.168.1.2:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        host.type_line(joiner.read_line("198.51.100.2:"))
+        joiner.wait_err("hand 1:", 120)
+        joiner.kill()
+        again = players.start(_host_ns(lab, "b"), tmp_path, "joiner", "join", "--resume",
+                              *players.BOT_MATCH)  # fmt: skip
+        assert again.finish() == 0, again.err
+        assert host.finish() == 0, host.err
+    finally:
+        host.kill()
+    assert "waiting on port" in again.err and "for the host to dial you again" in again.err
+    assert players.same_replays(tmp_path)
+    assert _no_mapping_left(lab, "b")
+
+
 def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -> None:
     """Both routers tell their address but refuse mappings: the two SYNs cross."""
     lab.upnp("a", True, maps=False)
@@ -134,6 +221,32 @@ def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -
     finally:
         host.kill()
     assert "refused the mapping" in host.err
+    assert players.same_replays(tmp_path)
+
+
+def test_a_silent_host_address_gets_a_reply_code_while_it_is_still_tried(
+    lab: RouterLab, tmp_path: Path
+) -> None:
+    """Router A drops the joiner's SYNs (no mapping): the reply code comes before the
+    connect timeout, not after it (the order of the joiner's messages shows it)."""
+    lab.upnp("a", True, maps=False)
+    lab.upnp("b", True)
+    lab.block_ipv6_between_homes()
+    host = players.host(_host_ns(lab), tmp_path)
+    try:
+        code = host.read_line("198.51.100.1:")
+        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+        try:
+            host.type_line(joiner.read_line("198.51.100.2:"))
+            assert joiner.finish() == 0, joiner.err
+            assert host.finish() == 0, host.err
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    offered = joiner.err.index("Give the host this reply code")
+    assert joiner.err.index("No answer from the host yet") < offered
+    assert "timed out" not in joiner.err[:offered]
     assert players.same_replays(tmp_path)
 
 

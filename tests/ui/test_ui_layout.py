@@ -7,15 +7,13 @@ read the rows back, as a player would see them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 
-import pyte
 import pytest
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 from uikit import ASCII, choose, dealt, keystrokes
+from vt import Terminal
+from vt import until as _until
 
 from p2p66.engine import HandResult, HowEnded, IllegalMoveError, preset, view_of
 from p2p66.ui.bots import FirstLegalBot
@@ -30,53 +28,7 @@ from p2p66.ui.terminal import TerminalUI
 
 SEED = 3
 MATCH = preset("sixty-six")
-CURSOR_QUERY = "\x1b[6n"  # prompt-toolkit asks where the cursor is to know the rows below
 LONG_LINE = "Expert Bot declares 66 truly and scores 3 game points (card points: 70 to 12)."
-
-
-class Terminal:
-    """A VT100 terminal of a fixed size that remembers what is on screen."""
-
-    def __init__(self, columns: int, rows: int) -> None:
-        self.size = Size(rows=rows, columns=columns)
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.Stream(self.screen)
-        self.encoding = "utf-8"
-        self.keyboard: PipeInput | None = None  # where a real terminal answers queries
-
-    def write(self, data: str) -> int:
-        for n, piece in enumerate(data.split(CURSOR_QUERY)):
-            if n and self.keyboard is not None:  # answer as a terminal does: row;column
-                cursor = self.screen.cursor
-                self.keyboard.send_text(f"\x1b[{cursor.y + 1};{cursor.x + 1}R")
-            self.stream.feed(piece)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        raise OSError("no file descriptor")
-
-    def rows(self) -> list[str]:
-        return [row.rstrip() for row in self.screen.display]
-
-    def output(self) -> Vt100_Output:
-        return Vt100_Output(self, lambda: self.size, term="xterm")  # type: ignore[arg-type]
-
-
-async def _until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    try:
-        await asyncio.wait_for(wait(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
 
 
 async def _play(ui: TerminalUI, pipe: PipeInput, moves: int) -> None:

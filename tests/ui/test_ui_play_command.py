@@ -91,6 +91,7 @@ def test_ui_play_command_passes_settings_to_any_table_factory(home: Path) -> Non
             seed=5,
             name="Ann",
             bot_delay=0.0,
+            seeded=True,
         )
     ]
     assert tables[0].closed

@@ -80,11 +80,17 @@ class LocalMultiTable:
                 b.start_game(s, options.hand_rules)
             self.match = ThreeHandedMatch(options, self.first_dealer)
         self.hand: BiddingHand | ThreeHandedHand | None = None
+        self.hand_end: tuple[str, ...] = ()  # what was said when the last hand ended
         self.public: list[PublicMove] = []
         self.first_trump = CARDS[0]
         self.start_hand()
 
     # ------------------------------------------------------------ the match
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand on the table (still the finished one until the next deal)."""
+        return len(self.match.results) + (0 if self.hand_over else 1)
 
     @property
     def hand_over(self) -> bool:
@@ -113,6 +119,7 @@ class LocalMultiTable:
         """Score the finished hand into the match; tell the result."""
         hand = self.hand
         assert hand is not None and hand.is_over
+        told = len(self.log)
         if isinstance(hand, BiddingHand) and isinstance(self.match, TableMatch):
             assert hand.result is not None
             self.match = self.match.record(hand.result)
@@ -127,6 +134,7 @@ class LocalMultiTable:
             self.say("Game points: " + self.scores_text() + ".")
             if self.match.winner is not None:
                 self.end(self.match.winner, self.names[self.match.winner])
+        self.hand_end = tuple(self.log[told:])
 
     def end(self, winner: int, name: str) -> None:
         verb = "win" if name in ("You", "You+North") else "wins"
@@ -146,7 +154,9 @@ class LocalMultiTable:
         text = r.describe(names)
         last = self.match.results[-1] if isinstance(self.match, ThreeHandedMatch) else None
         if last is not None and last.gained[hand.dealer]:
-            text += f"; {self.names[hand.dealer]} (dealer) scores {last.gained[hand.dealer]} too"
+            dealer = self.names[hand.dealer]
+            verb = "score" if hand.dealer == ME else "scores"
+            text += f"; {dealer} (dealer) {verb} {last.gained[hand.dealer]} too"
         return text
 
     # ---------------------------------------------------------------- moves
@@ -176,30 +186,30 @@ class LocalMultiTable:
         return [MOVE_NOTATION[c] for c in hand.legal_codes()]
 
     def play_bots(self) -> None:
-        """Bots move until it is your turn or the hand is over.
+        """Bots move until it is your turn or the hand is over."""
+        while (move := self.next_move()) is not None:
+            self.apply(*move)
 
-        Your moves that need no asking (going on short of 66 after a marriage,
-        ``ui.table.automatic``) are played for you too.
+    def next_move(self) -> tuple[int, int] | None:
+        """The next (seat, code) nobody needs to ask you about, without playing it.
+
+        A bot's choice from its seat's view, or a move of yours that needs no
+        asking (going on short of 66 after a marriage, ``ui.table.automatic``);
+        None when it is your turn to choose or the hand is over. It only reads
+        the table, so a screen may work it out off its event loop.
         """
-        while self.hand is not None and not self.hand.is_over:
-            seat = self.to_act
-            hand = self.hand
-            if seat == ME:
-                view = (
-                    three_handed_view(hand, ME).hand if isinstance(hand, ThreeHandedHand) else None
-                )
-                code = automatic(view)
-                if code is None:
-                    return
-                self.apply(ME, code)
-                continue
-            if isinstance(hand, BiddingHand):
-                code = self.bidding_bots[seat].choose(table_view(hand, seat, self.match.scores))
-            else:
-                hand_seat = hand.state.to_act
-                turn = Turn(view_of(hand.state, hand_seat), tuple(self.public), self.first_trump)
-                code = as_action(self.hand_bots[seat].choose(turn)).move.code
-            self.apply(seat, code)
+        hand = self.hand
+        if hand is None or hand.is_over or self.over is not None:
+            return None
+        seat = self.to_act
+        if seat == ME:
+            view = three_handed_view(hand, ME).hand if isinstance(hand, ThreeHandedHand) else None
+            code = automatic(view)
+            return None if code is None else (ME, code)
+        if isinstance(hand, BiddingHand):
+            return seat, self.bidding_bots[seat].choose(table_view(hand, seat, self.match.scores))
+        turn = Turn(view_of(hand.state, hand.state.to_act), tuple(self.public), self.first_trump)
+        return seat, as_action(self.hand_bots[seat].choose(turn)).move.code
 
     def submit(self, text: str) -> None:
         """Play your move; NotationError or IllegalMoveError (with the reason) if not."""
@@ -288,7 +298,9 @@ class LocalMultiTable:
                 bidder = self.names[after.bidder]
                 held = " (the dealer is held to 1)" if after.forced else ""
                 leads = "lead" if bidder == "You" else "leads"
-                self.say(f"Contract: {bidder}, {after.high_bid}{held}; {bidder} {leads}.")
+                n = after.high_bid
+                what = "the moon" if after.moon else f"{n} ({33 * n} points)"
+                self.say(f"Contract: {bidder}, {what}{held}; {bidder} {leads}.")
                 if after.moon:
                     self.say(f"{self.names[after.out_seat]} lays the hand down.")
             return

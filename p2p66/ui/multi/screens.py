@@ -1,42 +1,94 @@
-"""The two ways to sit at the local table: ``--plain`` lines and the prompt-toolkit screen.
+"""What both ways of sitting at the local table say, and the ``--plain`` way itself.
 
-Both drive a ``LocalMultiTable``: the bots move, the story is told, and the
-player is asked only on their own turn. ``q`` (or the end of input, or
-Ctrl-D) leaves; ``?`` lists the legal moves with what they mean.
+``--plain`` (``run_plain``) and the full screen (``ui.multi.terminal``) drive
+a ``LocalMultiTable``: the bots move, the story is told, and the player is
+asked only on their own turn. ``q`` (or the end of input, or
+Ctrl-D) leaves; ``?`` lists the legal moves with what they mean; the score
+sheet (``s`` / ``score``), the tricks of the hand (``l`` / ``last``) and a
+hint (``h`` / ``hint``) are one key or word away. A hand's result stays on
+screen, with the sheet, until the player presses Enter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from prompt_toolkit import PromptSession
-from prompt_toolkit.document import Document
-from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
-from prompt_toolkit.validation import ValidationError, Validator
-
 from p2p66.engine import IllegalMoveError, NotationError
 from p2p66.engine.moves import describe
-from p2p66.engine.table import BiddingHand, describe_table_move, parse_table_move
+from p2p66.engine.table import (
+    BiddingHand,
+    TablePhase,
+    TableView,
+    ThreeHandedView,
+    describe_table_move,
+    parse_table_move,
+)
 from p2p66.engine.table.moves import TABLE_NOTATION
-from p2p66.ui.multi.local import LocalMultiTable
-from p2p66.ui.multi.render import board, prompt_line, summary
+from p2p66.ui.cards_text import card_text, suit_name
+from p2p66.ui.multi.hint import hint_line
+from p2p66.ui.multi.local import LocalMultiTable, side_names
+from p2p66.ui.multi.render import call_choices, contract_text, move_text
+from p2p66.ui.multi.sheet import sheet_lines
+from p2p66.ui.render import tricks_text
 
 LEAVE = frozenset({"q", "quit", "exit"})
+SHEET_WORDS = frozenset({"s", "score", "sheet"})
+TRICK_WORDS = frozenset({"l", "last", "tricks"})
+HINT_WORDS = frozenset({"h", "hint"})
+HELP_WORDS = frozenset({"?", "help"})
 
 
 def help_lines(table: LocalMultiTable) -> list[str]:
-    """The legal moves, each with what it does."""
+    """The legal moves, each with what it does, and the keys."""
     out = ["Moves you can make now:"]
     for notation in table.legal_notation():
         code = parse_table_move(notation)
         text = describe_table_move(code) if isinstance(table.hand, BiddingHand) else describe(code)
         out.append(f"  {notation:10s} {text}")
+    if len(out) == 1:
+        out.append("  none: it is not your turn.")
     out.append(
         "Cards may be typed leniently (ah, 10h) or by number (1 = the first card shown); "
-        "bids as bid:2 or 2; q leaves."
+        "bids as 2 or bid:2. Keys on an empty line: s score sheet, l tricks of this hand, "
+        "h hint, Esc closes this, q leaves."
     )
     return out
+
+
+def tricks_lines(table: LocalMultiTable) -> list[str]:
+    """Every trick of this hand so far: who played which card, who won."""
+    v = table.view()
+    names, style = table.names, table.style
+    if isinstance(v, TableView):
+        plays = [
+            (", ".join(f"{names[s]} {card_text(c, style)}" for s, c in t.plays), t.winner)
+            for t in v.tricks
+        ]
+    else:
+        a, b = v.players
+        plays = [
+            (
+                f"{names[t.leader]} {card_text(t.lead, style)}, "
+                f"{names[a if t.leader == b else b]} {card_text(t.follow, style)}",
+                t.winner,
+            )
+            for t in v.public.tricks
+        ]
+    if not plays:
+        return ["Tricks of this hand: none played yet."]
+    return ["Tricks of this hand (the last one last):"] + [
+        f"{n:>2}. {text}: {names[w]} won" for n, (text, w) in enumerate(plays, 1)
+    ]
+
+
+def score_lines(table: LocalMultiTable, width: int = 80) -> list[str]:
+    return sheet_lines(table.match, table.names, side_names(table.options.players), width)
+
+
+def result_lines(table: LocalMultiTable, width: int = 80) -> list[str]:
+    """A hand's (or the match's) end as it stays on screen: the result, then the sheet."""
+    said = [x for x in table.hand_end if not x.startswith(("Marks:", "Game points:"))]
+    return [*said, *score_lines(table, width)]
 
 
 def refusal(table: LocalMultiTable, text: str) -> str | None:
@@ -44,7 +96,7 @@ def refusal(table: LocalMultiTable, text: str) -> str | None:
     entry = text.strip()
     if not entry:
         return None if table.default_move() is not None else "type a move (? lists them)"
-    if entry.lower() in LEAVE or entry == "?":
+    if entry.lower() in LEAVE | SHEET_WORDS | TRICK_WORDS | HINT_WORDS | HELP_WORDS:
         return None
     hand = table.hand
     if hand is None or not table.my_turn:
@@ -63,10 +115,78 @@ def refusal(table: LocalMultiTable, text: str) -> str | None:
     return None
 
 
+def turn_sentences(table: LocalMultiTable) -> list[str]:
+    """What ``--plain`` tells on the player's turn, in whole sentences."""
+    v = table.view()
+    names, style = table.names, table.style
+    out: list[str] = []
+    if isinstance(v, TableView):
+        if v.phase == TablePhase.BID:
+            calls = ", ".join(
+                f"{names[s]} {'passed' if not b else 'bid the moon' if b == 5 else f'bid {b}'}"
+                for s, b in v.calls
+            )
+            out.append(f"The bidding so far: {calls}." if calls else "Nobody has called yet.")
+        else:
+            trumps = (
+                f"trumps are {suit_name(v.trump)}"
+                if v.trump is not None
+                else "the first card led sets the trumps"
+            )
+            out.append(f"The contract: {contract_text(v, names)}; {trumps}.")
+            sides = side_names(v.options.players)
+            taken = "; ".join(
+                f"{sides[side]} {_side(v.points, v, side)} points in "
+                f"{tricks_text(_side(v.tricks_won, v, side))}"
+                for side in range(v.options.sides)
+            )
+            out.append(f"Taken so far: {taken}.")
+            if v.trick:
+                played = ", then ".join(f"{names[s]} {card_text(c, style)}" for s, c in v.trick)
+                out.append(f"On the table: {played}.")
+        hand = table.shown_hand()
+    else:
+        out += _three_sentences(v, table)
+        hand = table.shown_hand()
+    listed = ", ".join(f"{i} {card_text(c, style)}" for i, c in enumerate(hand, 1))
+    out.append(f"Your hand: {listed}." if hand else "You hold no cards.")
+    if isinstance(v, TableView) and v.phase == TablePhase.BID:
+        out.append(f"Your call: {call_choices(table.legal_notation())}.")
+    elif table.default_move() is not None:
+        out.append("You won the trick: press Enter to draw, or type close to close the talon.")
+    else:
+        legal = table.legal_notation()
+        plays = ", ".join(move_text(m, style) for m in legal if m.startswith(("play:", "marry:")))
+        words = [m for m in legal if not m.startswith(("play:", "marry:"))]
+        extra = f", or type {' or '.join(words)}" if words else ""
+        out.append(f"Your turn: play one of {plays} (by its name or number){extra}.")
+    return out
+
+
+def _side(values: tuple[int, ...], v: TableView, side: int) -> int:
+    return sum(x for s, x in enumerate(values) if v.options.side_of(s) == side)
+
+
+def _three_sentences(v: ThreeHandedView, table: LocalMultiTable) -> list[str]:
+    names, style = table.names, table.style
+    p = v.public
+    a, b = v.players
+    talon = "closed" if p.closed else (f"{p.talon_size} cards" if p.talon_size else "empty")
+    up = f", the trump card {card_text(p.trump_card, style)} face up" if p.trump_card else ""
+    out = [
+        f"Trumps are {suit_name(p.trump_suit)}; the talon is {talon}{up}.",
+        "Card points so far: " + "; ".join(f"{names[s]} {p.points[s]}" for s in v.players) + ".",
+    ]
+    if p.lead is not None:
+        leader = b if p.to_act == a else a
+        out.append(f"On the table: {names[leader]} led {card_text(p.lead, style)}.")
+    return out
+
+
 def run_plain(
     table: LocalMultiTable, read_line: Callable[[], str | None], write: Callable[[str], None]
 ) -> LocalMultiTable:
-    """Tell the match as lines; read the player's moves on their turn."""
+    """Tell the match in sentences; read the player's moves on their turn."""
     told = 0
     summed = -1  # the log length when the situation was last summed up
 
@@ -85,17 +205,19 @@ def run_plain(
             table.start_hand()
             continue
         if summed != len(table.log):
-            for told_line in summary(table):
-                write(told_line)
+            for line in turn_sentences(table):
+                write(line)
             summed = len(table.log)
-        write(prompt_line(table))
-        line = read_line()
-        if line is None or line.strip().lower() in LEAVE:
+        entry = read_line()
+        if entry is None or entry.strip().lower() in LEAVE:
             write("You leave the match.")
             return table
-        if line.strip() in ("?", "help"):
-            for h in help_lines(table):
-                write(h)
+        line = entry
+        word = line.strip().lower()
+        extra = _word_lines(table, word)
+        if extra is not None:
+            for e in extra:
+                write(e)
             continue
         reason = refusal(table, line)
         if reason is not None:
@@ -104,51 +226,13 @@ def run_plain(
         table.submit(line.strip())
 
 
-class _Check(Validator):
-    def __init__(self, table: LocalMultiTable) -> None:
-        self.table = table
-
-    def validate(self, document: Document) -> None:
-        if not self.table.my_turn:
-            return
-        reason = refusal(self.table, document.text)
-        if reason is not None:
-            raise ValidationError(len(document.text), f"{reason} (Ctrl-U clears the line)")
-
-
-def run_terminal(
-    table: LocalMultiTable, *, input: Input | None = None, output: Output | None = None
-) -> LocalMultiTable:
-    """The full screen: the board and the story above the prompt, redrawn every move."""
-    session: PromptSession[str] = PromptSession(
-        validator=_Check(table),
-        validate_while_typing=False,
-        erase_when_done=True,
-        input=input,
-        output=output,
-    )
-    notes: list[str] = []
-    while True:
-        table.play_bots()
-        if table.over is not None:
-            for line in board(table):
-                session.output.write(line + "\n")
-            session.output.flush()
-            return table
-        message = "\n".join([*board(table), *notes[-3:]]) + "\n> "
-        notes = []
-        try:
-            text = session.prompt(message)
-        except (EOFError, KeyboardInterrupt):
-            table.say("You leave the match.")
-            return table
-        entry = text.strip()
-        if entry.lower() in LEAVE:
-            table.say("You leave the match.")
-            return table
-        if table.hand_over:
-            table.start_hand()
-        elif entry in ("?", "help"):
-            notes = help_lines(table)
-        elif entry or table.default_move() is not None:
-            table.submit(entry)
+def _word_lines(table: LocalMultiTable, word: str, width: int = 80) -> list[str] | None:
+    if word in HELP_WORDS:
+        return help_lines(table)
+    if word in SHEET_WORDS:
+        return score_lines(table, width)
+    if word in TRICK_WORDS:
+        return tricks_lines(table)
+    if word in HINT_WORDS:
+        return [hint_line(table)]
+    return None
