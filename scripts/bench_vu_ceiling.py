@@ -6,6 +6,7 @@
     python scripts/bench_vu_ceiling.py --model 4            # and exploit the opponent's errors
     python scripts/bench_vu_ceiling.py --model 8 --losing-only  # only the deals minimax loses
     python scripts/bench_vu_ceiling.py --results run.ndjson # split a match's deals the same way
+    python scripts/bench_vu_ceiling.py --results run.ndjson --winners w.json  # solve once per seed
 
 The cheater sees every card, the talon order included, so it never has to
 guess. It plays the exact minimax move (``Solver``) and, once the talon holds
@@ -152,11 +153,6 @@ def _job(args: tuple[str, int, int, int, int]) -> tuple[bool, bool]:
     return play_deal(*args)
 
 
-def _split_job(args: tuple[int, int, int, bool]) -> tuple[bool, bool]:
-    seed, pair, seat, won = args
-    return won, perfect_winner(seed, pair) == seat
-
-
 def share(k: int, n: int) -> str:
     """``k/n = rate% [95%: low, high]`` with a Wilson interval."""
     _rate, low, high = wilson(k, n)
@@ -177,7 +173,26 @@ def report(who: str, deals: Iterable[tuple[bool, bool]]) -> None:
             print(f"   with the {label} cards (against perfect play): {what}")
 
 
-def split_results(path: Path, concurrency: int) -> None:
+def winners_of(seed: int, pairs: list[int], concurrency: int, cache: Path | None) -> dict[int, int]:
+    """The perfect-play winner of each deal pair, solved once per pair; with ``cache`` (a JSON
+    file) solved once per seed and pair across runs, since the deals of a seed never change."""
+    known: dict[str, dict[str, int]] = {}
+    if cache is not None and cache.exists():
+        known = json.loads(cache.read_text())
+    mine = {int(p): w for p, w in known.get(str(seed), {}).items()}
+    todo = [p for p in pairs if p not in mine]
+    with ProcessPoolExecutor(concurrency) as pool:
+        for start in range(0, len(todo), 16):  # saved as it goes: a stopped run keeps its work
+            chunk = todo[start : start + 16]
+            solved = pool.map(perfect_winner, [seed] * len(chunk), chunk)
+            mine.update(zip(chunk, solved, strict=True))
+            if cache is not None:
+                known[str(seed)] = {str(p): w for p, w in sorted(mine.items())}
+                cache.write_text(json.dumps(known, sort_keys=True))
+    return mine
+
+
+def split_results(path: Path, concurrency: int, cache: Path | None = None) -> None:
     """Bot A's deals in a match runner's NDJSON results, split like the cheater's."""
     try:
         lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -189,10 +204,9 @@ def split_results(path: Path, concurrency: int) -> None:
     if start.get("mode") != "hands" or start["options"].get("declare") != "automatic":
         sys.exit(f"{path}: not a vu match of single deals (--preset vu --hands N)")
     games = [x for x in lines if x.get("type") == "game" and x.get("forfeit") is None]
-    jobs = [(start["seed"], g["pair"], g["a_seat"], g["winner"] == "a") for g in games]
+    winners = winners_of(start["seed"], sorted({g["pair"] for g in games}), concurrency, cache)
     print(f"== {start['bot_a']} vs {start['bot_b']}, preset vu, from {path}")
-    with ProcessPoolExecutor(concurrency) as pool:
-        report(start["bot_a"], pool.map(_split_job, jobs, chunksize=8))
+    report(start["bot_a"], ((g["winner"] == "a", winners[g["pair"]] == g["a_seat"]) for g in games))
 
 
 def main() -> None:
@@ -213,9 +227,12 @@ def main() -> None:
         help="play only the deals whose cards lose against perfect play (the cheater's L)",
     )
     parser.add_argument("--results", type=Path, help="split this NDJSON run instead of playing")
+    parser.add_argument(
+        "--winners", type=Path, help="with --results: keep each deal's perfect-play winner here"
+    )
     args = parser.parse_args()
     if args.results is not None:
-        split_results(args.results, args.concurrency)
+        split_results(args.results, args.concurrency, args.winners)
         return
     if not vu_available():
         sys.exit("bench_vu_ceiling: needs the optional 'schnapsen' package")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations, permutations
+from math import comb, factorial
 
 from p2p66.bots.api import Turn
 from p2p66.engine.cards import SUIT_MASKS, deck_ids, mask_of
@@ -172,3 +174,20 @@ class WorldSampler:
         world.hands[self._opp] = mask_of(opp) | self._shown
         world.stock = tuple(stock)
         return world
+
+    def count(self) -> int:
+        """How many different worlds ``sample`` can deal (opponent's hand x talon order)."""
+        rest = len(self._hidden) - self._need
+        return comb(len(self._allowed), self._need) * factorial(rest)
+
+    def every_world(self) -> list[HandState]:
+        """Every world ``sample`` can deal, once each (for the few left late in a hand:
+        see ``count``), equally likely under the sampler's constraints."""
+        worlds = []
+        for opp in combinations(self._allowed, self._need):
+            for stock in permutations(self._rest(list(opp))):
+                world = self._template.copy()
+                world.hands[self._opp] = mask_of(list(opp)) | self._shown
+                world.stock = stock
+                worlds.append(world)
+        return worlds

@@ -110,8 +110,8 @@ def check(
             "--games",
             "--hands",
             min=1,
-            help="Per two-player preset: whole matches, one bot process for them all; "
-            "per bidding game: single hands",
+            help="Per preset: whole matches, one bot process for them all "
+            "(bidding games: up to 12 hands a match)",
         ),
     ] = 2,
     movetime: Annotated[float, typer.Option(help="Seconds the bot may take per move")] = 2.0,
@@ -122,7 +122,7 @@ def check(
 
     Two-player presets (sixty-six, schnapsen, vu): one process plays whole
     matches. Then the bidding games (north-american, cut-throat: requests
-    with "game": "bidding"), one hand per game.
+    with "game": "bidding") the same way.
     """
     try:
         argv = shlex.split(command)

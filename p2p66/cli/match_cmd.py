@@ -126,7 +126,7 @@ def match(
         typer.Option(
             "--record",
             help="Write every game as text to this one file (PGN-like: bots and their "
-            "options, decks, each move with its time); in-process games only",
+            "options, decks, each move with its time), in process or over loopback",
         ),
     ] = None,
     bot_logs: Annotated[
@@ -411,11 +411,6 @@ def build_config(
         )
     if movetime is not None and movetime <= 0:
         raise ValueError("--movetime must be positive")
-    if record is not None and (transport != "inproc" or replays is not None):
-        raise ValueError(
-            "--record is for in-process games without --replays: with peers (loopback, "
-            "or --replays) the signed replays are the record ('p2p66 replay export text')"
-        )
     if cluster is not None:
         check_cluster_support()  # replays and bot logs go to each worker's disk (README)
     if book is not None:

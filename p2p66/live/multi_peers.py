@@ -126,7 +126,7 @@ class PeerMultiTable(LocalMultiTable):
         self.say(f"Hand {self.match.hand_number}: {dealer} deal{'' if dealer == 'You' else 's'}.")
         self.say(
             f"The cards were shuffled and dealt by all {len(self.peers)} players "
-            f"({len(self.relay.records)} signed records so far)."
+            f"({', '.join(self.names)}; {len(self.relay.records)} signed records so far)."
         )
         if isinstance(self.hand, ThreeHandedHand):
             trump_pos = m.hand.config.face_up

@@ -1,9 +1,10 @@
 """``p2p66 bot check``: play an external bot the way ``match`` does and list every fault.
 
-One process per preset plays whole matches one after the other, exactly
-as a match run keeps a bot: a second ``new_game``, hands after the first
-(``hand_number`` above 1, match points that are not 0), requests after a
-``hand_end``, request ids counting up across games. Unlike a match, a
+One process per preset (two-player and bidding games alike) plays whole
+matches one after the other, exactly as a match run keeps a bot: a
+second ``new_game``, hands after the first (``hand_number`` above 1,
+match points that are not 0), requests after a ``hand_end``, request ids
+counting up across games. Unlike a match, a
 check does not stop at the first fault: it records it, plays a random
 legal move in the bot's place, replaces the process if the conversation
 cannot go on (a timeout, a crash, garbage), and keeps going, so one run
@@ -28,15 +29,15 @@ from p2p66.bots.wire import PROTOCOL
 from p2p66.engine.match import Match
 from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.options import PRESETS, RuleOptions
-from p2p66.engine.table import BiddingOptions, new_bidding_hand, table_preset, table_view
+from p2p66.engine.table import BiddingOptions, TableMatch, TableView, table_preset, table_view
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
 from p2p66.runner.table import HandTable, first_trump
 
 CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
-# The bidding games (their own view and bid:N / pass). three-handed needs no check of
-# its own: its hands are two-player hands, requested exactly as above.
+# The bidding games (their own view and bid:N / pass), whole matches too. three-handed
+# needs no check of its own: its hands are two-player hands, requested exactly as above.
 TABLE_CHECK_PRESETS = ("north-american", "cut-throat")
 
 
@@ -89,8 +90,8 @@ def check_bot(
     Per preset one process plays ``games_per_preset`` whole matches, as a
     match run does: ``new_game`` again for each, hands after the first
     (``hand_number`` > 1, match points not 0), requests after ``hand_end``.
-    Each bidding-game preset of ``table_presets`` then plays
-    ``games_per_preset`` single hands, a fresh process for each.
+    Each bidding-game preset of ``table_presets`` is then played the same
+    way: one process for ``games_per_preset`` whole matches.
     """
     report = CheckReport(tuple(command))
     note = say or (lambda _text: None)
@@ -109,10 +110,12 @@ def check_bot(
     for name in table_presets:
         opts = table_preset(name)
         assert isinstance(opts, BiddingOptions)
-        for hand in range(games_per_preset):
-            where = f"{name} hand {hand + 1}"
-            _check_table_hand(report, opts, hand, where=where, settings=settings)
+        table_player = _TablePlayer(report, settings)
+        for game in range(games_per_preset):
+            where = f"{name} game {game + 1}"
+            _check_table_game(report, table_player, opts, game, where=where, settings=settings)
             note(f"{where}: {report.moves} moves answered, {len(report.faults)} faults so far")
+        table_player.close()
     _check_quit(report, startup_timeout, note)
     _check_end_of_input(report, startup_timeout, note)
     return report
@@ -181,6 +184,9 @@ class _Player:
 
 
 MAX_CHECK_HANDS = 30  # a match to 7 takes 3 to 7 hands; this is only a guard
+# Random partners are often set, so a bidding match against them may never reach its
+# target; every protocol point (hand_number > 1, marks, hand_end) comes well before this.
+MAX_CHECK_TABLE_HANDS = 12
 
 
 def _check_game(
@@ -271,63 +277,102 @@ def _check_end_of_input(report: CheckReport, grace: float, note: Say) -> None:
     )
 
 
-def _check_table_hand(
-    report: CheckReport, rules: BiddingOptions, hand: int, *, where: str, settings: _Settings
+class _TablePlayer:
+    """The bot under test in a bidding game: one process for many matches, as ``_Player``."""
+
+    def __init__(self, report: CheckReport, settings: _Settings) -> None:
+        self.report = report
+        self.settings = settings
+        self.bot: ExternalTableBot | None = None
+
+    def running(self) -> ExternalTableBot:
+        if self.bot is None:
+            self.bot = ExternalTableBot(
+                self.report.command,
+                move_time=self.settings.movetime,
+                margin=self.settings.margin,
+                startup_timeout=self.settings.startup_timeout,
+            )
+        return self.bot
+
+    def fault(self, kind: str, where: str, detail: str, *, broken: bool) -> None:
+        """Record a fault; a broken conversation means a fresh process from the next match."""
+        self.report.faults.append(CheckFault(kind, where, detail))
+        if broken and self.bot is not None:
+            self.bot.process.kill()
+            self.bot.close()
+            self.bot = None
+
+    def close(self) -> None:
+        if self.bot is not None:
+            self.bot.close()
+            self.bot = None
+
+
+def _check_table_game(
+    report: CheckReport,
+    player: _TablePlayer,
+    rules: BiddingOptions,
+    game: int,
+    *,
+    where: str,
+    settings: _Settings,
 ) -> None:
-    """One hand of a bidding game; the bot sits in seat ``hand % players``, random elsewhere."""
-    seat_bot = hand % rules.players
+    """One match of a bidding game (to its end, or MAX_CHECK_TABLE_HANDS hands); the bot
+    sits in seat ``game % players``, random elsewhere, and after a fault its seat is played
+    at random to the end of the match."""
+    seat_bot = game % rules.players
     rng = settings.rng
-    bot: ExternalTableBot | None = ExternalTableBot(
-        report.command,
-        move_time=settings.movetime,
-        margin=settings.margin,
-        startup_timeout=settings.startup_timeout,
-    )
-    assert bot is not None
     others = TableRandom(rng.getrandbits(32))
-    state = new_bidding_hand(rules, deal_deck(settings.seed, hand, 0, 24), hand % rules.players)
     try:
+        bot = player.running()
         bot.start_game(seat_bot, rules)
+        bot.process.send({"type": "x-unknown-extension", "note": "bots must ignore this"})
     except BotFault as fault:
-        report.faults.append(CheckFault(fault.kind, f"{where}, start", fault.detail))
-        bot.close()
-        bot = None
-    while not state.is_over:
-        view = table_view(state, state.to_act)
-        if state.to_act != seat_bot:
-            state = state.apply(others.choose(view))
-            continue
-        at = f"{where}, move {len(state.history) + 1}"
-        legal = list(view.legal)
-        code = rng.choice(legal)
-        if bot is not None:
-            started = time.perf_counter()
-            try:
-                answer = bot.choose(view)
-            except BotFault as fault:
-                report.faults.append(CheckFault(fault.kind, at, fault.detail))
-                bot.close()
-                bot = None
+        player.fault(fault.kind, f"{where}, start", fault.detail, broken=True)
+    match = TableMatch(rules, first_dealer=game % rules.players)
+    while not match.is_over and match.hand_number <= MAX_CHECK_TABLE_HANDS:
+        at_hand = f"{where} hand {match.hand_number}"
+        deck = deal_deck(settings.seed, game, match.hand_number - 1, 24)
+        state = match.new_hand(deck)
+        while not state.is_over:
+            view = table_view(state, state.to_act, match.scores)
+            if state.to_act != seat_bot:
+                state = state.apply(others.choose(view))
             else:
-                report.moves += 1
-                report.slowest = max(report.slowest, time.perf_counter() - started)
-                if answer in legal:
-                    code = answer
-                else:
-                    shown = ", ".join(TABLE_NOTATION[c] for c in legal)
-                    report.faults.append(
-                        CheckFault(
-                            "illegal", at, f"{TABLE_NOTATION[answer]} is not legal; legal: {shown}"
-                        )
-                    )
-        state = state.apply(code)
-    report.hands += 1
-    if bot is not None:
-        try:
-            bot.end_hand(table_view(state, seat_bot))
-        except BotFault as fault:
-            report.faults.append(CheckFault(fault.kind, f"{where}, hand_end", fault.detail))
-        bot.close()
+                state = state.apply(_table_bot_move(report, player, view, at=at_hand, rng=rng))
+        report.hands += 1
+        if player.bot is not None:
+            try:
+                player.bot.end_hand(table_view(state, seat_bot, match.scores))
+            except BotFault as fault:
+                player.fault(fault.kind, f"{at_hand}, hand_end", fault.detail, broken=True)
+        assert state.result is not None
+        match = match.record(state.result)
+
+
+def _table_bot_move(
+    report: CheckReport, player: _TablePlayer, view: TableView, *, at: str, rng: random.Random
+) -> int:
+    """The bot's move in a bidding game, or a random stand-in after a fault."""
+    legal = list(view.legal)
+    at = f"{at}, move {len(view.moves) + 1}"
+    if player.bot is None:
+        return rng.choice(legal)
+    started = time.perf_counter()
+    try:
+        answer = player.bot.choose(view)
+    except BotFault as fault:
+        player.fault(fault.kind, at, fault.detail, broken=True)
+        return rng.choice(legal)
+    report.moves += 1
+    report.slowest = max(report.slowest, time.perf_counter() - started)
+    if answer not in legal:
+        shown = ", ".join(TABLE_NOTATION[c] for c in legal)
+        detail = f"{TABLE_NOTATION[answer]} is not legal; legal: {shown}"
+        player.fault("illegal", at, detail, broken=False)
+        return rng.choice(legal)
+    return answer
 
 
 def _check_quit(report: CheckReport, grace: float, note: Say) -> None:

@@ -5,8 +5,9 @@ tag-pair style of ``replay export text``: tags naming the bots with their
 exact options, the seats, the rules and the result, then per hand its
 dealer and deck and one line per move with the seconds it took and the
 bot's ``info``. People read it; tools split it on blank-line-separated
-``[Event`` blocks. In-process games only: over loopback the signed
-replays (``--replays``) and ``p2p66 replay export text`` are the record.
+``[Event`` blocks. Games between peers (``--transport loopback``, or
+``--replays``) are recorded the same way, their decks being those the
+peers' shuffle dealt, and a ``Replay`` tag names the game's signed replay.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def game_text(
     seed: int,
     options: Mapping[str, object],
     preset: str,
+    replay: str | None = None,
 ) -> str:
-    """One game as tag pairs and move text; ``labels`` are bot A's and bot B's names."""
+    """One game as tag pairs and move text; ``labels`` are bot A's and bot B's names,
+    ``replay`` the file name of the game's signed replay, if one was written."""
     seat_names = (labels[0], labels[1]) if result.a_seat == 0 else (labels[1], labels[0])
     points = result.points if result.a_seat == 0 else (result.points[1], result.points[0])
     winner_seat = None
@@ -70,6 +73,8 @@ def game_text(
         _tag("Termination", termination),
         _tag("Result", outcome),
     ]
+    if replay is not None:
+        lines.insert(len(lines) - 1, _tag("Replay", replay))
     hands = result.moves_timed or ()
     for number, deal in enumerate(result.deals):
         lines += ["", _tag("Hand", number + 1), _tag("Dealer", seat_names[deal.dealer])]

@@ -38,7 +38,15 @@ from p2p66.net.identity import MAX_NAME_LENGTH
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.runner.deals import Deal, shown_deck
 from p2p66.runner.game import GameSpec, _Forfeited
-from p2p66.runner.records import FAULT_KINDS, DealtHand, Forfeit, GameResult, Side
+from p2p66.runner.records import (
+    FAULT_KINDS,
+    DealtHand,
+    Forfeit,
+    GameResult,
+    Side,
+    TimedMove,
+    replay_file_name,
+)
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer, Signer
 from p2p66.ui.bots import turn_for
@@ -106,6 +114,7 @@ class Seating:
             max_move=(clock.longest[a], clock.longest[b]),
             forfeit=forfeit,
             deals=dealt,
+            moves_timed=clock.timed_hands(len(dealt)) if spec.record_moves else None,
         )
 
 
@@ -159,10 +168,17 @@ def _signer(identity: Identity) -> Signer:
 
 
 class _Clock:
+    """Thinking time per seat, and (for ``--record``) every decision per hand number."""
+
     def __init__(self) -> None:
         self.think = [0.0, 0.0]
         self.longest = [0.0, 0.0]
         self.moves = 0
+        self.timed: dict[int, list[TimedMove]] = {}
+
+    def timed_hands(self, hands: int) -> tuple[tuple[TimedMove, ...], ...]:
+        """The decisions of hands 1..``hands`` (a hand cut short holds what was decided)."""
+        return tuple(tuple(self.timed.get(number, ())) for number in range(1, hands + 1))
 
 
 Decider = Callable[[PlayerView], Awaitable[int]]
@@ -190,6 +206,9 @@ def decide_now(
         raise _Forfeited(seat, "timeout", f"took {seconds:.3f}s, {limit}")
     if action.move not in view.legal:
         raise _Forfeited(seat, "illegal", f"{action.move} is not legal here")
+    if spec.record_moves:
+        timed = TimedMove(seat, action.move.notation, seconds, dict(action.info))
+        clock.timed.setdefault(turn.hand_number, []).append(timed)
     return action.move.code
 
 
@@ -273,6 +292,6 @@ def _replay_writer(spec: GameSpec) -> ReplayWriter | None:
     """
     if spec.replay_dir is None:
         return None
-    path = Path(spec.replay_dir) / f"game-{spec.game:06d}.p66"
+    path = Path(spec.replay_dir) / replay_file_name(spec.game)
     path.unlink(missing_ok=True)
     return ReplayWriter(path, fsync=False)

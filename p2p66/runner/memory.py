@@ -29,7 +29,7 @@ from p2p66.engine.view import PlayerView
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.runner.game import GameSpec, _Forfeited
 from p2p66.runner.loopback import Seating, decide_now, seat_bots
-from p2p66.runner.records import Forfeit, GameResult
+from p2p66.runner.records import Forfeit, GameResult, replay_file_name
 from p2p66.session import events as ev
 from p2p66.session.pair import Chooser, run_pair
 
@@ -46,7 +46,7 @@ def play_in_memory(spec: GameSpec, bot_a: Bot, bot_b: Bot) -> GameResult:
         except _Forfeited as fault:
             seating.forfeit = Forfeit(seating.side_of[fault.seat], fault.kind, fault.detail)
     if spec.replay_dir is not None:
-        _write(Path(spec.replay_dir) / f"game-{spec.game:06d}.p66", seating)
+        _write(Path(spec.replay_dir) / replay_file_name(spec.game), seating)
     return seating.result()
 
 

@@ -17,6 +17,11 @@ FaultKind = Literal["illegal", "timeout", "crash", "protocol"]
 FAULT_KINDS: tuple[FaultKind, ...] = ("illegal", "timeout", "crash", "protocol")
 
 
+def replay_file_name(game: int) -> str:
+    """The name of game ``game``'s signed replay in a run's ``--replays`` directory."""
+    return f"game-{game:06d}.p66"
+
+
 class ResultsFileError(ValueError):
     """A results file that cannot be resumed from: its line and what is wrong with it."""
 

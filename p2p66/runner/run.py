@@ -29,7 +29,7 @@ from p2p66.runner.game import GameSpec, Mode, TimeControl
 from p2p66.runner.gamerecord import append_game, game_text
 from p2p66.runner.keep import KEEPER, worker_start
 from p2p66.runner.reaper import stop_on_signals
-from p2p66.runner.records import GameResult, ResultsFileError, Side
+from p2p66.runner.records import GameResult, ResultsFileError, Side, replay_file_name
 from p2p66.runner.stats import Sprt, Summary
 from p2p66.runner.transport import get_transport
 
@@ -268,6 +268,7 @@ def record_text(config: RunConfig, result: GameResult) -> str:
         seed=config.seed,
         options=config.options.to_dict(),
         preset=preset_name(config.options) or "custom",
+        replay=replay_file_name(result.game) if config.replay_dir is not None else None,
     )
 
 

@@ -153,3 +153,40 @@ def test_ismcts_finds_the_move_that_wins_in_every_world() -> None:
         assert sign * values[code] > 0
         return
     pytest.skip("no position with a single winning move among these deals")
+
+
+@pytest.mark.parametrize("name", ["vu", "sixty-six"])
+def test_strong_solves_every_world_once_the_talon_is_nearly_gone(name: str) -> None:
+    """With solve=2, at two talon cards strong lists every world left and plays the move that
+    wins in the most of them (one-hand games: winning is all), whatever its search before."""
+    from p2p66.bots.knowledge import WorldSampler, knowledge_of
+    from p2p66.engine.moves import DECLARE
+    from p2p66.runner.run import one_hand
+
+    opts = one_hand(preset(name))
+    checked = 0
+    for seed in range(12):
+        bot = make_bot(parse_bot_spec("strong:samples=30,solve=2"), seed, opts)
+        other = make_bot(parse_bot_spec("random"), seed, opts)
+        table = HandTable.deal(opts, deal_deck(seed, 0, 0, opts.deck_size), seed % 2)
+        while not table.is_over:
+            turn = table.turn()
+            action = as_action((bot if turn.seat == 0 else other).choose(turn))
+            if turn.seat == 0 and action.info.get("exact") and turn.view.talon_size == 2:
+                sampler = WorldSampler(turn, knowledge_of(turn))
+                assert action.info["worlds"] == sampler.count()
+                wins: dict[int, int] = {}
+                for world in sampler.every_world():
+                    for code in [m.code for m in turn.legal if m.code != DECLARE]:
+                        child = world.copy()
+                        child.apply_code_unchecked(code)
+                        if child.is_over:
+                            assert child.result is not None
+                            won = child.result.winner == 0
+                        else:
+                            won = Solver().value(child, -1, 1) > 0
+                        wins[code] = wins.get(code, 0) + won
+                assert wins[action.move.code] == max(wins.values())
+                checked += 1
+            table.play(action.move.code)
+    assert checked >= 3

@@ -12,6 +12,9 @@ import typer
 from typer.testing import CliRunner
 
 from p2p66.cli import bot_cmd, match_cmd
+from p2p66.engine.moves import MOVE_NOTATION
+from p2p66.replay.story import hand_stories
+from p2p66.replay.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = f"{sys.executable} {ROOT / 'scripts' / 'sample_bot.py'}"
@@ -190,14 +193,49 @@ def test_results_on_stdout_start_with_the_start_line(app: typer.Typer) -> None:
     assert first["type"] == "start" and first["games"] == 2
 
 
-def test_the_game_record_file_holds_every_game_and_move(app: typer.Typer, tmp_path: Path) -> None:
-    record, out = tmp_path / "games.txt", tmp_path / "run.ndjson"
+RECORD_PEERS = {
+    "inproc": (),
+    "loopback": ("--transport", "loopback", "--replays", "DIR"),
+    "replays": ("--replays", "DIR"),
+}
+
+
+def record_blocks(record: Path) -> list[str]:
+    return record.read_text().split('[Event "p2p66 match run"]')[1:]
+
+
+def record_tag(block: str, name: str) -> str:
+    match = re.search(rf'^\[{name} "(.*)"\]$', block, re.MULTILINE)
+    assert match is not None, f"no {name} tag"
+    return match.group(1)
+
+
+def record_hands(block: str) -> list[list[str]]:
+    """Per hand, its moves as 'SEATNAME MOVE' (the time and info comment cut off)."""
+    hands: list[list[str]] = []
+    for line in block.splitlines():
+        if line.startswith("[Hand "):
+            hands.append([])
+        elif re.match(r"\d+\. ", line):
+            hands[-1].append(line.split(" ", 1)[1].split(" {")[0])
+    return hands
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("peers", sorted(RECORD_PEERS))
+def test_the_game_record_file_holds_every_game_and_move(
+    app: typer.Typer, tmp_path: Path, peers: str
+) -> None:
+    """In process and between peers alike: every game, every move with its time, the decks
+    of the results file, and (where replays are written) the moves the replay holds."""
+    record, out, replays = tmp_path / "games.txt", tmp_path / "run.ndjson", tmp_path / "replays"
+    extra = [str(replays) if arg == "DIR" else arg for arg in RECORD_PEERS[peers]]
     code, text = invoke(
         app, "match", "expert", "strong:samples=2", "--matches", "2", "--record", str(record),
-        "--out", str(out), "--no-progress",
+        "--out", str(out), "--no-progress", *extra,
     )  # fmt: skip
     assert code == 0, text
-    blocks = record.read_text().split('[Event "p2p66 match run"]')[1:]
+    blocks = record_blocks(record)
     games = [json.loads(line) for line in out.read_text().splitlines()]
     games = [g for g in games if g["type"] == "game"]
     assert len(blocks) == 2
@@ -206,10 +244,14 @@ def test_the_game_record_file_holds_every_game_and_move(app: typer.Typer, tmp_pa
         assert '[BotBOptions "{\\"kind\\": \\"builtin\\", \\"options\\": {\\"endgame\\"' in block
         moves = [line for line in block.splitlines() if re.match(r"\d+\. ", line)]
         assert len(moves) == game["moves"]
-        assert all(line.rstrip().endswith("}") and "s" in line.split("{")[1] for line in moves)
+        assert all(re.search(r" \{\d+\.\d{3}s( |\})", line) for line in moves)  # time used
         decks = [line for line in block.splitlines() if line.startswith("[Deck ")]
         assert [d[7:-2] for d in decks] == [h["deck"] for h in game["deals"]]
-    code, text = invoke(
-        app, "match", "random", "random", "--record", str(record), "--transport", "loopback"
-    )
-    assert code == 2 and "--record is for in-process games without --replays" in text
+        if peers == "inproc":
+            assert "[Replay " not in block
+            continue
+        replay = replays / record_tag(block, "Replay")
+        names = (record_tag(block, "Seat0"), record_tag(block, "Seat1"))
+        stories = hand_stories(verify_file(replay))
+        played = [[f"{names[st.seat]} {MOVE_NOTATION[st.code]}" for st in s.steps] for s in stories]
+        assert record_hands(block) == played

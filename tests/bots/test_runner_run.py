@@ -323,3 +323,38 @@ def test_a_bot_name_becomes_a_valid_player_name() -> None:
     long = Named(1)
     long.name = "x" * 80
     assert len(seat_name(long, 0)) == 32
+
+
+class CrashesLate(RandomBot):
+    """Plays its first few decisions, then crashes: a game cut short mid-match."""
+
+    def __init__(self, seed: int, decisions: int) -> None:
+        super().__init__(seed)
+        self.left = decisions
+
+    def choose(self, turn: Turn) -> Move:
+        self.left -= 1
+        if self.left < 0:
+            raise RuntimeError("boom")
+        return super().choose(turn)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("transport", ["inproc", "loopback"])
+@pytest.mark.parametrize("replays", [False, True])
+def test_every_transport_times_each_move_for_the_game_record(
+    transport: str, replays: bool, tmp_path: Path
+) -> None:
+    """Per hand dealt, each legal decision with its seat and time, up to a forfeit, whoever
+    deals (the referee, or peers in memory or over loopback)."""
+    spec = GameSpec(
+        0, 0, 0, 4, RULES, record_moves=True, replay_dir=str(tmp_path) if replays else None
+    )
+    full = get_transport(transport).play(spec, RandomBot(1), RandomBot(2))
+    assert full.moves_timed is not None and len(full.moves_timed) == full.hands > 1
+    assert sum(len(h) for h in full.moves_timed) == full.moves
+    assert all(m.seconds >= 0 and m.seat in (0, 1) for h in full.moves_timed for m in h)
+    cut = get_transport(transport).play(spec, CrashesLate(1, 8), RandomBot(2))
+    assert cut.forfeit is not None and cut.moves_timed is not None
+    assert len(cut.moves_timed) == cut.hands
+    assert sum(1 for h in cut.moves_timed for m in h if m.seat == 0) == 8

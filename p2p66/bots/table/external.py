@@ -3,6 +3,8 @@
 The conversation of ``protocol/BOT.md`` unchanged (hello/ready, new_game,
 request/action, hand_end, quit); only the ``request``'s view and legal moves
 are those of a bidding game (``"game": "bidding"``, ``bid:N`` and ``pass``).
+The runner counts the hands since ``new_game`` to tell the bot each
+request's ``hand_number``, as the two-player request does.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class ExternalTableBot(TableBot):
         self.hello: dict[str, Any] | None = None
         self._game: BiddingOptions | None = None
         self._next_id = 1
+        self._hands_ended = 0  # since the last new_game
 
     def handshake(self) -> dict[str, Any]:
         if self.hello is None:
@@ -61,13 +64,17 @@ class ExternalTableBot(TableBot):
             }
         )
         self._game = rules
+        self._hands_ended = 0
 
     def choose(self, view: TableView) -> int:
         if self._game is None:
             self.start_game(view.seat, view.options)
         request_id = self._next_id
         self._next_id += 1
-        self.process.send(table_request_json(view, request_id, self.move_time, self.margin))
+        hand_number = self._hands_ended + 1
+        self.process.send(
+            table_request_json(view, request_id, self.move_time, self.margin, hand_number)
+        )
         limit = self.move_time if self.move_time is not None else UNLIMITED_MOVE_CAP
         deadline = time.monotonic() + limit + self.margin
         while True:
@@ -80,6 +87,7 @@ class ExternalTableBot(TableBot):
             self.process.send(
                 {"type": "hand_end", "game": "bidding", "view": table_view_json(view)}
             )
+            self._hands_ended += 1
 
     def close(self) -> None:
         self.process.stop()

@@ -72,9 +72,13 @@ def table_result_json(result: TableResult) -> dict[str, Any]:
 
 
 def table_request_json(
-    view: TableView, request_id: int, move_time: float | None, margin: float
+    view: TableView,
+    request_id: int,
+    move_time: float | None,
+    margin: float,
+    hand_number: int = 1,
 ) -> dict[str, Any]:
-    """The ``request`` message of a bidding game."""
+    """The ``request`` message of a bidding game; ``hand_number`` counts from 1 per match."""
     return {
         "type": "request",
         "game": "bidding",
@@ -82,6 +86,7 @@ def table_request_json(
         "view": table_view_json(view),
         "moves": [{"seat": seat, "move": TABLE_NOTATION[code]} for seat, code in _movers(view)],
         "legal": [TABLE_NOTATION[c] for c in view.legal],
+        "hand_number": hand_number,
         "clock": {"move_time": move_time, "margin": margin},
     }
 
