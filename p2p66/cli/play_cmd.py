@@ -187,8 +187,8 @@ def play_multi(
     if table.over is not None:
         return EXIT_OK
     table.leave()  # a signed resignation closes the replay
-    if table.verdict is not None:
-        _print(f"Replay: {table.verdict}")
+    for line in table.replay_lines():
+        _print(line)
     return EXIT_LEFT
 
 

@@ -220,4 +220,12 @@ class PeerMultiTable(LocalMultiTable):
         self.verdict = report.headline()
         if self.writer is not None:
             self.writer.close()
-        self.say(f"Replay: {self.verdict}")
+        for line in self.replay_lines():
+            self.say(line)
+
+    def replay_lines(self) -> list[str]:
+        """Where the replay is and what the verifier says of it, as the two-player play says."""
+        if self.verdict is None:
+            return []
+        saved = [] if self.replay_path is None else [f"Replay saved to {self.replay_path}."]
+        return [*saved, f"Verified: {self.verdict}."]

@@ -42,7 +42,7 @@ def test_a_match_of_peers_writes_a_replay_that_verifies(preset: str, tmp_path: P
     assert len(v.report.players) == options.players
     assert all(p.machine.records == table.relay.records for p in table.peers)
     assert list(v.records) == table.relay.records
-    assert table.log[-1].startswith("Replay: valid")
+    assert table.log[-2:] == [f"Replay saved to {path}.", f"Verified: {table.verdict}."]
 
 
 def test_the_widow_is_told_only_once_everybody_may_see_it(tmp_path: Path) -> None:
