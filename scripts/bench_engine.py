@@ -161,6 +161,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seconds", type=float, default=0.3, help="per path per round")
     parser.add_argument("--preset", default="vu", choices=sorted(PRESETS))
+    parser.add_argument(
+        "--no-tables",
+        action="store_true",
+        help="skip the random hands/s of the games for three and four (bench_multi_engine)",
+    )
     args = parser.parse_args()
     decks = decks_for(args.preset, 200, 1)
     paths: dict[str, Path] = {
@@ -189,6 +194,12 @@ def main() -> None:
         print(f"  {name:7s} {statistics.median(values):9.0f}/s{ratio}")
     if anchor is None and args.preset == "vu":
         print("  (install the optional 'schnapsen' package for the anchor and the ratios)")
+    if not args.no_tables:
+        from bench_multi_engine import table_rates  # the same directory as this script
+
+        print("games for three and four: random hands per second, one core")
+        for line in table_rates(args.seconds * args.rounds / 3):
+            print(f"  {line}")
 
 
 if __name__ == "__main__":

@@ -90,10 +90,9 @@ def three(options: ThreeHandedOptions, *, fast: bool) -> Callable[[random.Random
     return one
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
-    args = parser.parse_args()
+def table_rates(seconds: float) -> list[str]:
+    """One line per preset and path: hands/s and moves/s of random legal play."""
+    lines = []
     for name, opts in TABLE_PRESETS.items():
         if isinstance(opts, ThreeHandedOptions):
             runs = {"fast path": three(opts, fast=True), "value API": three(opts, fast=False)}
@@ -104,8 +103,17 @@ def main() -> None:
                 "fast, always bid": bidding(opts, fast=True, bid_first=True),
             }
         for label, one in runs.items():
-            hands, moves = rate(args.seconds, one)
-            print(f"{name:15s} {label:17s} {hands:9.0f} hands/s {moves:10.0f} moves/s")
+            hands, moves = rate(seconds, one)
+            lines.append(f"{name:15s} {label:17s} {hands:9.0f} hands/s {moves:10.0f} moves/s")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    args = parser.parse_args()
+    for line in table_rates(args.seconds):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -184,7 +184,12 @@ def play_multi(
         run_plain(table, _read_line, _print)
     else:
         run_terminal(table, delay=delay)
-    return EXIT_OK if table.over is not None else EXIT_LEFT
+    if table.over is not None:
+        return EXIT_OK
+    table.leave()  # a signed resignation closes the replay
+    for line in table.replay_lines():
+        _print(line)
+    return EXIT_LEFT
 
 
 def _read_line() -> str | None:

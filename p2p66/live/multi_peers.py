@@ -34,7 +34,7 @@ from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer, Signer
 from p2p66.session.tableplay import MemoryRelay
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.multi.local import ME, LocalMultiTable
+from p2p66.ui.multi.local import ME, NAMES, LocalMultiTable
 
 
 def _signer(name: str, seed: int) -> Signer:
@@ -64,7 +64,7 @@ class PeerMultiTable(LocalMultiTable):
         if isinstance(me, Identity):
             first = Signer(me.name or "You", me.public_key, me.sign)
         signers = [first or _signer("You", rng.getrandbits(64))]
-        signers += [_signer(f"bot{s}", rng.getrandbits(64)) for s in range(1, n)]
+        signers += [_signer(NAMES[n][s], rng.getrandbits(64)) for s in range(1, n)]
         self.peers = [
             Peer(
                 s,
@@ -204,10 +204,28 @@ class PeerMultiTable(LocalMultiTable):
             self._widow_pending = False
             self.say("The widow: " + " ".join(self.card(c) for c in cards) + ".")
 
+    def leave(self) -> None:
+        """You leave before the end: your peer signs a resignation that every seat
+        records, so the replay ends as a resignation (not cut off) and verifies."""
+        if self.verdict is not None or not self.peers[ME].can_end:
+            return
+        self.relay.heard(ME, self.peers[ME].resign("left the match"))
+        self.relay.pump()
+        self._flush()
+        self._finish_match()
+
     def _finish_match(self) -> None:
         """Close and verify the replay: what anyone can check without a secret."""
-        report = verify_records(self.relay.records).report
+        report = verify_records(self.relay.records).report.seen_by(ME)
         self.verdict = report.headline()
         if self.writer is not None:
             self.writer.close()
-        self.say(f"Replay: {self.verdict}")
+        for line in self.replay_lines():
+            self.say(line)
+
+    def replay_lines(self) -> list[str]:
+        """Where the replay is and what the verifier says of it, as the two-player play says."""
+        if self.verdict is None:
+            return []
+        saved = [] if self.replay_path is None else [f"Replay saved to {self.replay_path}."]
+        return [*saved, f"Verified: {self.verdict}."]

@@ -369,15 +369,22 @@ class Report:
     def table_ending(self) -> str:
         """How a match of three or four ended, in words."""
         scores = "-".join(str(s) for s in self.scores)
+        verb = "win" if len(self.players) == 4 or self.winner == self.viewer else "wins"
+        after = (
+            f"{self.side_name(self.winner)} {verb} the match"
+            if self.winner is not None
+            else "the match ends without a winner"  # three seats: nobody gains by a quit
+        )
         if self.ending is Ending.RESIGNED:
-            return f"{self.name(self.resigned)} resigned ({self.reason}); the match ends"
+            return f"{self.name(self.resigned)} resigned ({self.reason}); {after}"
         if self.ending is Ending.ABANDONED:
+            silent = self.name(self.abandoned)
+            whose = "your" if self.abandoned == self.viewer else f"{silent}'s"
             return (
-                f"{self.name(self.abandoned)} abandoned the match at record "
-                f"{self.abandoned_at} (it was {self.name(self.abandoned)}'s turn)"
+                f"{silent} abandoned the match at record {self.abandoned_at} "
+                f"(it was {whose} turn); {after}"
             )
-        verb = "win" if len(self.players) == 4 else "wins"
-        return f"{self.side_name(self.winner)} {verb} the match {scores}"
+        return f"{after} {scores}"
 
     def stop_note(self) -> str:
         """Why the last hand has no result: still going, resigned, or cut by a bad record."""

@@ -42,7 +42,7 @@ def test_a_match_of_peers_writes_a_replay_that_verifies(preset: str, tmp_path: P
     assert len(v.report.players) == options.players
     assert all(p.machine.records == table.relay.records for p in table.peers)
     assert list(v.records) == table.relay.records
-    assert table.log[-1].startswith("Replay: valid")
+    assert table.log[-2:] == [f"Replay saved to {path}.", f"Verified: {table.verdict}."]
 
 
 def test_the_widow_is_told_only_once_everybody_may_see_it(tmp_path: Path) -> None:
@@ -54,3 +54,26 @@ def test_the_widow_is_told_only_once_everybody_may_see_it(tmp_path: Path) -> Non
     assert taken and len(taken) == len(shown)
     assert all(t < s for t, s in zip(taken, shown, strict=True))
     assert all("shown at the next lead" in table.log[t] for t in taken)
+
+
+@pytest.mark.parametrize(
+    ("preset", "after"),
+    [
+        ("north-american", "West and East win the match"),
+        ("cut-throat", "the match ends without a winner"),
+    ],
+)
+def test_leaving_a_table_signs_a_resignation_that_ends_the_replay(
+    preset: str, after: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "left.p66"
+    options = table_options(preset, {"match_target": 2})
+    table = PeerMultiTable(options, "expert", 5, TextStyle(ascii=True, color=False), replay=path)
+    table.play_bots()
+    table.leave()
+    assert table.verdict == f"valid: you resigned (left the match); {after}"
+    v = verify_file(path)
+    assert v.report.status is Status.VALID
+    assert "resigned (left the match)" in v.report.headline()
+    table.leave()  # a second leave changes nothing
+    assert list(verify_file(path).records) == table.relay.records
