@@ -115,22 +115,25 @@ class HubLinks:
                     raise SeatLost(seat, item)
                 async with self._lock:
                     record, outgoing = self.hub.receive(seat, item)
+                    if record is not None:  # kept in the chain: ours even if a link fails now
+                        self._records.put_nowait(record)
                     await self._send(outgoing)
             except (SeatLost, ProtocolError) as exc:
                 self._records.put_nowait(exc)
                 return
-            if record is not None:
-                self._records.put_nowait(record)
 
     async def _send(self, outgoing: list[tuple[int, bytes]]) -> None:
-        for seat, data in outgoing:
+        failed: SeatLost | None = None
+        for seat, data in outgoing:  # every other seat gets it even if one link failed
             if seat in self.lost:
                 continue
             try:
                 await self.links[seat].send(data)
             except TransportError as exc:
                 self.lost.add(seat)
-                raise SeatLost(seat, exc) from None
+                failed = failed or SeatLost(seat, exc)
+        if failed is not None:
+            raise failed
 
     async def send_own(self, record: Record) -> bool:
         """Our own record, to every joiner with its receipt; False if it crossed a joiner's

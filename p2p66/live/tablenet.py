@@ -238,7 +238,12 @@ async def play_seat(
         heard(peer.start())
         while True:
             for record in peer.data_to_send():
-                if await link.send_own(record) is False:
+                try:
+                    sent = await link.send_own(record)
+                except SeatLost:  # the hub kept it and told the seats still there
+                    keep(record)
+                    raise
+                if sent is False:
                     raise LocalProtocolError(
                         f"our record {record.seq} crossed another seat's on the way to the host"
                     )
@@ -288,8 +293,8 @@ async def _claim_abandoned(
     with contextlib.suppress(ProtocolError, TransportError, SeatLost):
         peer.claim_abandoned()
         for record in peer.data_to_send():
-            await link.send_own(record)
-            keep(record)
+            if await link.send_own(record) is not False:
+                keep(record)
 
 
 async def play_hosted(
