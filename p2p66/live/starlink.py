@@ -135,6 +135,11 @@ class HubLinks:
         if failed is not None:
             raise failed
 
+    async def settle(self) -> None:
+        """Wait until what the pump is passing on has been sent (before closing the links)."""
+        async with self._lock:
+            pass
+
     async def send_own(self, record: Record) -> bool:
         """Our own record, to every joiner with its receipt; False if it crossed a joiner's
         record that the pump had already passed on (then it is void: see ``StarHub.own``)."""

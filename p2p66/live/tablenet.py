@@ -348,6 +348,7 @@ async def play_hosted(
         finally:
             for task in tasks:
                 task.cancel()
+            await hub.settle()  # the last joiner record may still be on its way to the others
             await close_table(table, reason)
 
 
