@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_REPLAY, EXIT_USAGE
+from p2p66.cli.table_bots import bot_chooser
 from p2p66.live.loopback import replay_path
 from p2p66.live.tablelobby import (
     TableHosting,
@@ -28,7 +29,6 @@ from p2p66.live.tablenet import (
     Chooser,
     Heard,
     TableEnd,
-    bot_chooser,
     options_of,
     play_hosted,
     play_joined,

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p66.live.tablenet import TableEnd, bot_chooser, options_of, play_hosted, play_joined
+from p2p66.cli.table_bots import bot_chooser
+from p2p66.live.tablenet import TableEnd, options_of, play_hosted, play_joined
 from p2p66.net.channel import ChannelConfig
 from p2p66.net.identity import Identity
 from p2p66.net.joincode import JoinCode, generate_words
