@@ -140,6 +140,22 @@ class HubLinks:
         async with self._lock:
             pass
 
+    async def drained(self, timeout: float) -> bool:
+        """Wait until every joiner still linked has acknowledged every record the hub kept
+        (so the match's last record reached everybody before the links close); False if
+        ``timeout`` seconds pass first or the pump has stopped on a fault."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            last = self.hub.chain.next_seq - 1
+            waiting = [s for s, pos in self.hub.acked.items() if s not in self.lost and pos < last]
+            if not waiting:
+                return True
+            if self._tasks and self._tasks[-1].done():
+                return False
+            await asyncio.sleep(0.02)
+        return False
+
     async def send_own(self, record: Record) -> bool:
         """Our own record, to every joiner with its receipt; False if it crossed a joiner's
         record that the pump had already passed on (then it is void: see ``StarHub.own``)."""

@@ -49,6 +49,9 @@ class RecordLink(Protocol):
     async def next_record(self, timeout: float | None = None) -> Record: ...
 
 
+DRAIN_SECONDS: Final = 10.0
+"""How long the host waits, after the last record, for every joiner to acknowledge it."""
+
 Chooser = Callable[[Peer], Awaitable[int | str]]
 """A seat's decision, from its own peer (its view only): the move to play."""
 Heard = Callable[[int, list[ev.Event]], None]
@@ -299,6 +302,8 @@ async def play_hosted(
             for task in tasks:
                 task.cancel()
             await hub.settle()  # the last joiner record may still be on its way to the others
+            if reason == "the match is over":  # every joiner holds the last record: then close
+                await hub.drained(timeout=DRAIN_SECONDS)
             await close_table(table, reason)
 
 
