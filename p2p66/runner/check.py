@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
 
 from p2p66.bots.api import BotFault, Turn
 from p2p66.bots.external import QUIT_GRACE, BotProcess, ExternalBot
@@ -34,6 +35,8 @@ from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.engine.view import view_of
 from p2p66.runner.deals import deal_deck
 from p2p66.runner.table import HandTable, first_trump
+
+B = TypeVar("B", bound="_Process")
 
 CHECK_PRESETS = ("sixty-six", "schnapsen", "vu")
 # The bidding games (their own view and bid:N / pass), whole matches too. three-handed
@@ -150,30 +153,33 @@ class _Settings:
     rng: random.Random
 
 
-class _Player:
+class _Process(Protocol):
+    process: BotProcess
+
+    def close(self) -> None: ...
+
+
+class _Conversation(Generic[B]):
     """The bot under test: one process for many games, replaced only after a fault."""
 
-    def __init__(self, report: CheckReport, settings: _Settings, rules: RuleOptions) -> None:
+    def __init__(self, report: CheckReport, settings: _Settings) -> None:
         self.report = report
         self.settings = settings
-        self.rules = rules
-        self.bot: ExternalBot | None = None
+        self.bot: B | None = None
 
-    def running(self) -> ExternalBot:
+    def start(self) -> B:
+        raise NotImplementedError
+
+    def running(self) -> B:
         if self.bot is None:
-            self.bot = ExternalBot(
-                self.report.command,
-                self.rules,
-                margin=self.settings.margin,
-                startup_timeout=self.settings.startup_timeout,
-            )
+            self.bot = self.start()
         return self.bot
 
     def fault(self, kind: str, where: str, detail: str, *, broken: bool) -> None:
         """Record a fault; a broken conversation means a fresh process from here on."""
         self.report.faults.append(CheckFault(kind, where, detail))
         if broken and self.bot is not None:
-            self.bot.kill()
+            self.bot.process.kill()
             self.bot.close()
             self.bot = None
 
@@ -181,6 +187,22 @@ class _Player:
         if self.bot is not None:
             self.bot.close()
             self.bot = None
+
+
+class _Player(_Conversation[ExternalBot]):
+    """A two-player bot under test."""
+
+    def __init__(self, report: CheckReport, settings: _Settings, rules: RuleOptions) -> None:
+        super().__init__(report, settings)
+        self.rules = rules
+
+    def start(self) -> ExternalBot:
+        return ExternalBot(
+            self.report.command,
+            self.rules,
+            margin=self.settings.margin,
+            startup_timeout=self.settings.startup_timeout,
+        )
 
 
 MAX_CHECK_HANDS = 30  # a match to 7 takes 3 to 7 hands; this is only a guard
@@ -277,36 +299,16 @@ def _check_end_of_input(report: CheckReport, grace: float, note: Say) -> None:
     )
 
 
-class _TablePlayer:
-    """The bot under test in a bidding game: one process for many matches, as ``_Player``."""
+class _TablePlayer(_Conversation[ExternalTableBot]):
+    """The bot under test in a bidding game (a fresh process from the next match on a fault)."""
 
-    def __init__(self, report: CheckReport, settings: _Settings) -> None:
-        self.report = report
-        self.settings = settings
-        self.bot: ExternalTableBot | None = None
-
-    def running(self) -> ExternalTableBot:
-        if self.bot is None:
-            self.bot = ExternalTableBot(
-                self.report.command,
-                move_time=self.settings.movetime,
-                margin=self.settings.margin,
-                startup_timeout=self.settings.startup_timeout,
-            )
-        return self.bot
-
-    def fault(self, kind: str, where: str, detail: str, *, broken: bool) -> None:
-        """Record a fault; a broken conversation means a fresh process from the next match."""
-        self.report.faults.append(CheckFault(kind, where, detail))
-        if broken and self.bot is not None:
-            self.bot.process.kill()
-            self.bot.close()
-            self.bot = None
-
-    def close(self) -> None:
-        if self.bot is not None:
-            self.bot.close()
-            self.bot = None
+    def start(self) -> ExternalTableBot:
+        return ExternalTableBot(
+            self.report.command,
+            move_time=self.settings.movetime,
+            margin=self.settings.margin,
+            startup_timeout=self.settings.startup_timeout,
+        )
 
 
 def _check_table_game(
