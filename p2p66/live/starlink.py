@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Mapping
 from typing import Final, Protocol
 
@@ -83,6 +84,9 @@ class HubLinks:
         self.lost: set[int] = set()
         """Joiners whose channel ended: nothing more is sent to them (the others may still
         be told, e.g. the host's claim that one of them abandoned the match)."""
+        self.kept_at: dict[int, float] = {}
+        """When (``time.monotonic``) the hub kept each chain position: how long a joiner's
+        acknowledgement of it has been owed (``live.linkstate``)."""
 
     async def __aenter__(self) -> HubLinks:
         for seat, link in self.links.items():
@@ -116,6 +120,7 @@ class HubLinks:
                 async with self._lock:
                     record, outgoing = self.hub.receive(seat, item)
                     if record is not None:  # kept in the chain: ours even if a link fails now
+                        self.kept_at[record.seq] = time.monotonic()
                         self._records.put_nowait(record)
                     await self._send(outgoing)
             except (SeatLost, ProtocolError) as exc:
@@ -161,6 +166,8 @@ class HubLinks:
         record that the pump had already passed on (then it is void: see ``StarHub.own``)."""
         async with self._lock:
             outgoing = self.hub.own(record)
+            if outgoing:
+                self.kept_at[record.seq] = time.monotonic()
             await self._send(outgoing)
         return bool(outgoing)
 
@@ -196,6 +203,11 @@ class SpokeLink:
         self._records: asyncio.Queue[Record | Exception] = asyncio.Queue()
         self._heard = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.held_at: dict[int, float] = {}
+        """When (``time.monotonic``) we took in (or sent) each chain position: how long the
+        other joiners' acknowledgements of it have been owed (``live.linkstate``)."""
+        self.ended: Exception | None = None
+        """The fault or closed channel that stopped the pump (None while it runs)."""
 
     async def __aenter__(self) -> SpokeLink:
         self._task = asyncio.create_task(self._pump())
@@ -212,10 +224,12 @@ class SpokeLink:
             try:
                 delivery = self.spoke.receive(await self.link.recv())
                 if delivery.record is not None:  # checked: ours even if the ack cannot go
+                    self.held_at[delivery.record.seq] = time.monotonic()
                     self._records.put_nowait(delivery.record)
                 if delivery.reply is not None:
                     await self.link.send(delivery.reply)
             except (TransportError, ProtocolError) as exc:
+                self.ended = exc
                 self._records.put_nowait(exc)
                 return
             finally:
@@ -224,6 +238,7 @@ class SpokeLink:
     async def send_own(self, record: Record) -> None:
         data = self.spoke.own(record)
         self._sent_at[record.seq] = asyncio.get_running_loop().time()
+        self.held_at[record.seq] = time.monotonic()
         await self.link.send(data)
 
     def _receipt_deadline(self) -> float | None:
