@@ -53,7 +53,7 @@ class LinkState:
         """ "linked", "quiet 12 s", "lost", "reconnecting"."""
         if self.status is LinkStatus.QUIET:
             return f"quiet {int(self.quiet_for)} s"
-        return self.status.value
+        return str(self.status.value)
 
 
 class HubView(Protocol):

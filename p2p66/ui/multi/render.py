@@ -320,7 +320,9 @@ def prompt_line(t: SeatModel) -> str:
             return "Hand over: the next one is being dealt · s score sheet"
         return "Hand over: Enter deals the next one · s score sheet"
     if not t.my_turn:
-        return f"{t.names[t.to_act]} to play..."
+        if t.to_act == t.me:  # a network seat: the keys of the move's cards are on their way
+            return "Your turn is next: waiting for the other players' keys..."
+        return f"{t.waiting_for} to play..."
     legal = t.legal_notation()
     v = t.view()
     if isinstance(v, TableView) and v.phase == TablePhase.BID:
@@ -342,20 +344,18 @@ def status_text(t: SeatModel, width: int = WIDTH) -> str:
     elif t.hand_over:
         turn = "between hands"
     else:
-        turn = "your turn" if t.my_turn else f"{t.names[t.to_act]}'s turn"
-    links = t.link_text()
+        turn = "your turn" if t.my_turn else f"{t.waiting_for}'s turn"
+    links = [t.link_text(), t.link_text(compact=True)]
     scores = [f"{t.scores_text()} ({total} to {target})", t.scores_text()]
-    middles = [f" │ {links} │ ", " │ "] if links else [" │ local table │ ", " │ "]
-    for score in scores:
-        for middle in middles:
-            text = f" {score}{middle}{turn} "
-            if get_cwidth(text) <= width:
-                return text
-    if links:
-        text = f" {links} │ {turn} "
+    if links[0]:
+        tries = [f" {s} │ {link} │ {turn} " for link in links for s in scores]
+        tries += [f" {link} │ {turn} " for link in links]
+    else:
+        tries = [f" {s}{m}{turn} " for s in scores for m in (" │ local table │ ", " │ ")]
+    for text in tries:
         if get_cwidth(text) <= width:
             return text
-    return fit(f" {scores[-1]} │ {turn} ", width)
+    return fit(tries[-1], width)
 
 
 def board_lines(

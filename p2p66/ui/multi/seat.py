@@ -23,6 +23,7 @@ from p2p66.engine.moves import DRAW, MARRY_BASE, MOVE_NOTATION, MOVES, parse_mov
 from p2p66.engine.state import Phase
 from p2p66.engine.table import (
     BiddingHand,
+    BiddingOptions,
     TableMatch,
     TableOptions,
     TablePhase,
@@ -142,7 +143,8 @@ class SeatModel:
         """Whether this seat (or its partnership) won the match; None if nobody did (yet)."""
         if self.over is None or self.over.winner is None:
             return None
-        side = self.options.side_of(self.me) if isinstance(self.match, TableMatch) else self.me
+        opts = self.options
+        side = opts.side_of(self.me) if isinstance(opts, BiddingOptions) else self.me
         return self.over.winner == side
 
     def scores_text(self) -> str:
@@ -161,9 +163,16 @@ class SeatModel:
             text += f"; {dealer} (dealer) {verb} {last.gained[hand.dealer]} too"
         return text
 
-    def link_text(self) -> str:
-        """The other seats' links for the status bar ("" at a table in this process)."""
+    def link_text(self, compact: bool = False) -> str:
+        """The other seats' links for the status bar ("" at a table in this process);
+        ``compact``: as short as it can say it."""
         return ""
+
+    @property
+    def waiting_for(self) -> str:
+        """Who is to act now, in words ("West"; when nobody is, what happens instead)."""
+        seat = self.to_act
+        return self.names[seat] if 0 <= seat < len(self.names) else "the hand being checked"
 
     # ----------------------------------------------------- changes, waiting
 

@@ -180,11 +180,7 @@ class MultiTerminal:
     def _ask_hint(self) -> None:
         table = self.table
         if not table.my_turn:  # said at once, and kept while the bots play on
-            whose = (
-                "the hand is over"
-                if table.hand_over
-                else f"it is {table.names[table.to_act]}'s turn"
-            )
+            whose = "the hand is over" if table.hand_over else f"it is {table.waiting_for}'s turn"
             self.show(f"No hint: {whose}, not yours.")
             return
         self.show("Hint: thinking...")
@@ -247,7 +243,7 @@ class _Check(Validator):
         if table.hand_over or table.over is not None or entry in LEAVE:
             return
         if not table.my_turn and entry not in HELP_WORDS | SHEET_WORDS | TRICK_WORDS | HINT_WORDS:
-            raise ValidationError(len(document.text), f"wait: {table.names[table.to_act]} to play")
+            raise ValidationError(len(document.text), f"wait: {table.waiting_for} to play")
         reason = refusal(table, document.text)
         if reason is not None:
             raise ValidationError(len(document.text), f"{reason} (Ctrl-U clears the line)")
