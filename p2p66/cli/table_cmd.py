@@ -4,20 +4,36 @@ The typer layer of ``p2p66.live.tablelobby`` (the seating) and
 ``p2p66.live.tablenet`` (the match over the star): it prints, asks, and maps
 the outcome to an exit code: 0 played to the end, 3 a seat's connection was
 lost (the match is abandoned by it), 4 a seat (or the relaying host) cheated
-or broke the protocol. The replay so far is kept in every case.
+or broke the protocol, 7 the person at this seat left before the end. The
+replay so far is kept in every case. A person at a seat (no ``--bot``) plays
+on the very screens of ``play --preset`` (``live.netseat``): the full
+screen, or ``--plain`` lines when asked or piped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
-from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_REPLAY, EXIT_USAGE
+from p2p66.cli.exits import (
+    EXIT_CHEAT,
+    EXIT_LEFT,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_REPLAY,
+    EXIT_USAGE,
+)
 from p2p66.cli.table_bots import bot_chooser
+from p2p66.cli.table_options import screen_style
+from p2p66.engine.table import TableOptions
 from p2p66.live.loopback import replay_path
+from p2p66.live.netseat import NetSeatTable
 from p2p66.live.tablelobby import (
     TableHosting,
     bot_identities,
@@ -25,21 +41,16 @@ from p2p66.live.tablelobby import (
     join_seated_table,
     seating_lines,
 )
-from p2p66.live.tablenet import (
-    Chooser,
-    Heard,
-    TableEnd,
-    options_of,
-    play_hosted,
-    play_joined,
-    prompt_chooser,
-)
+from p2p66.live.tablenet import Chooser, TableEnd, options_of, play_hosted, play_joined
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity, load_or_create_identity
 from p2p66.net.joincode import JoinCodeError
 from p2p66.net.lobby import SeatingRefused, Table
 from p2p66.net.seating import Seating
-from p2p66.session import events as ev
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.multi.screens import play_plain
+from p2p66.ui.multi.terminal import MultiTerminal
+from p2p66.ui.plain import read_line
 
 
 def _say(text: str) -> None:
@@ -52,44 +63,77 @@ def _show_code(code: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class TablePlayer:
-    """How this process plays its seat: ``bot`` (None: the person at the terminal), where
-    the replay goes, and the match target the host proposes."""
+    """How this process plays its seat: ``bot`` (None: the person at the terminal, in the
+    full screen or ``plain`` lines, ``ascii`` only if asked), where the replay goes, and the
+    match target the host proposes."""
 
     bot: str | None
     seed: int
     replay_dir: Path | None = None
     target: int | None = None
+    plain: bool = False
+    ascii: bool = False
 
 
-def _narrator(names: tuple[str, ...]) -> Heard:
-    def tell(seat: int, events: list[ev.Event]) -> None:
-        for event in events:
-            if isinstance(event, ev.TableHandEnded):
-                scores = "-".join(str(s) for s in event.scores)
-                _say(f"Hand {event.number} over: {scores}.")
-            elif isinstance(event, ev.TableMatchEnded):
-                _say(f"The match is over: {'-'.join(str(s) for s in event.scores)}.")
-
-    return tell
-
-
-def _outcome(end: TableEnd, replay: Path) -> int:
+def _outcome(seat: NetSeatTable, end: TableEnd, replay: Path) -> int:
+    """Tell the person at this seat how it ended, and the exit code of that."""
+    seat.ended(end)
+    _say(seat.verdict())
     _say(f"Replay: {replay} ({end.verdict})")
-    if end.fault is None:
-        return EXIT_OK
-    _say(f"p2p66: {end.fault}")
     if end.fork_proof is not None:
         _say(f"Fork proof: {end.fork_proof}")
+    if end.fault is None:
+        return EXIT_OK
     if end.replay_failed:
         return EXIT_REPLAY
     return EXIT_CHEAT if end.cheat else EXIT_NETWORK
 
 
-def _chooser(player: TablePlayer, table: Table) -> Chooser:
-    options = options_of(table, player.target)
-    if player.bot is None:
-        return prompt_chooser(_say)
-    return bot_chooser(player.bot, player.seed * 10 + table.seat, options)
+def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
+    """A bot's seat: each hand's result, as the local game says it, when the hand ends."""
+    told = 0
+
+    def tell() -> None:
+        nonlocal told
+        while told < len(seat.match.results):
+            told += 1
+            for line in seat.hand_end:
+                _say(f"Hand {told}: {line}")
+
+    return tell
+
+
+async def _seat_played(
+    seat: NetSeatTable, player: TablePlayer, options: TableOptions, table: Table,
+    play: Callable[[Chooser], Coroutine[object, object, TableEnd]],
+) -> TableEnd | None:  # fmt: skip
+    """Play this process's seat: a bot's, or the person's on the screens of ``play --preset``;
+    None if the person left before the end (the others are told the link is gone)."""
+    if player.bot is not None:
+        seat.on_change = _hand_teller(seat)
+        return await play(bot_chooser(player.bot, player.seed * 10 + table.seat, options))
+    plain, style = screen_style(player.plain, player.ascii)
+    seat.style = style
+    match = asyncio.create_task(play(seat.choose))
+    dealt = asyncio.create_task(seat.first_hand())  # the board needs a hand to show
+    await asyncio.wait({match, dealt}, return_when=asyncio.FIRST_COMPLETED)
+    dealt.cancel()
+    if seat.ready:
+        if plain:
+            await play_plain(seat, lambda: read_line(None), _print)
+        else:
+            await MultiTerminal(seat, style).run()
+    if not match.done() and seat.over is None:  # left: the others see the link end
+        match.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await match
+        _say("You left the match before its end.")
+        return None
+    return await match
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
 
 
 async def _play_hosted(
@@ -104,12 +148,17 @@ async def _play_hosted(
         for seat, bid in bots.items()
     }
     replay = replay_path(table.seating.preset, player.replay_dir)
-    names = tuple(p.name for p in table.seating.seats)
-    ends = await play_hosted(
-        table, me, _chooser(player, table), seat_bots, replay=replay,
-        on_events=_narrator(names), target=player.target,
-    )  # fmt: skip
-    return _outcome(ends[0], replay)
+    seat = NetSeatTable(table, TextStyle(), target=player.target)
+
+    async def play(choose: Chooser) -> TableEnd:
+        ends = await play_hosted(
+            table, me, choose, seat_bots, replay=replay, on_events=seat.heard,
+            target=player.target, attach=seat.bind,
+        )  # fmt: skip
+        return ends[0]
+
+    end = await _seat_played(seat, player, options, table, play)
+    return EXIT_LEFT if end is None else _outcome(seat, end, replay)
 
 
 async def host_table_main(
@@ -156,11 +205,13 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
     except TransportError as exc:
         _say(f"p2p66: cannot join the table: {exc}")
         return EXIT_NETWORK
-    for line in seating_lines(table):
-        _say(line)
-    replay = replay_path(table.seating.preset, player.replay_dir)
-    names = tuple(p.name for p in table.seating.seats)
-    end = await play_joined(
-        table, me, _chooser(player, table), replay=replay, on_events=_narrator(names)
-    )
-    return _outcome(end, replay)
+    replay = replay_path(table.seating.preset, player.replay_dir)  # the seating was shown
+    seat = NetSeatTable(table, TextStyle())
+
+    async def play(choose: Chooser) -> TableEnd:
+        return await play_joined(
+            table, me, choose, replay=replay, on_events=seat.heard, attach=seat.bind
+        )
+
+    end = await _seat_played(seat, player, options_of(table), table, play)
+    return EXIT_LEFT if end is None else _outcome(seat, end, replay)

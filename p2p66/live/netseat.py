@@ -78,6 +78,12 @@ class NetSeatTable(PeerSeatModel):
         """The first hand is dealt: there is a board to show."""
         return self.hand is not None
 
+    async def first_hand(self) -> None:
+        """Until the first hand is dealt."""
+        while not self.ready:
+            self._changed.clear()
+            await self._changed.wait()
+
     def records_so_far(self) -> int:
         return len(self.machine.records)
 
