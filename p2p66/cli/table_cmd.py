@@ -39,6 +39,7 @@ from p2p66.live.tablelobby import (
     bot_identities,
     host_seated_table,
     join_seated_table,
+    lines_of_seating,
     seating_lines,
 )
 from p2p66.live.tablenet import Chooser, TableEnd, options_of, play_hosted, play_joined
@@ -78,7 +79,7 @@ class TablePlayer:
 def _outcome(seat: NetSeatTable, end: TableEnd, replay: Path) -> int:
     """Tell the person at this seat how it ended, and the exit code of that."""
     seat.ended(end)
-    _say(seat.verdict())
+    _say(f"The match is over: {seat.verdict()}" if end.fault is None else seat.verdict())
     _say(f"Replay: {replay} ({end.verdict})")
     if end.fork_proof is not None:
         _say(f"Fork proof: {end.fork_proof}")
@@ -97,8 +98,11 @@ def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
         nonlocal told
         while told < len(seat.match.results):
             told += 1
-            for line in seat.hand_end:
-                _say(f"Hand {told}: {line}")
+            result, *more = seat.hand_end or ("",)
+            _say(f"Hand {told} over: {result}")
+            for line in more:
+                if seat.over is None or line != seat.over.text:  # the end is told once
+                    _say(f"  {line}")
 
     return tell
 
@@ -185,10 +189,8 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
     me = load_or_create_identity(name)
 
     async def decide(seating: Seating, seat: int) -> str | None:
-        _say(f"The host seats {len(seating.seats)} players for {seating.preset}:")
-        for index, peer in enumerate(seating.seats):
-            mark = "  <- you" if index == seat else ""
-            _say(f"  seat {index}: {peer.name} ({peer.fingerprint}){mark}")
+        for line in lines_of_seating(seating, seat):  # once: the table is this seating
+            _say(line)
         if accept:
             return None
         ok = await asyncio.to_thread(typer.confirm, "Accept this seating?", default=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from p2p66.engine import IllegalMoveError
 from p2p66.engine.table import BiddingOptions, TableMatch, ThreeHandedMatch, ThreeHandedView
 from p2p66.live.linkstate import LinkState, LinkStatus, link_states
 from p2p66.live.multi_peers import PeerSeatModel
@@ -103,9 +104,13 @@ class NetSeatTable(PeerSeatModel):
                     self.finish_hand()
             elif isinstance(event, ev.Resigned | ev.Abandoned):
                 self._gave_up(event)
-        if self._current is not None and self._finished is not self._current:
-            self.hand = self._state_of(self._current)  # keys for our drawn card came
+        self._refresh()
         self.changed()
+
+    def _refresh(self) -> None:
+        """The hand as the peer knows it now: keys (no event of their own) open our cards."""
+        if self._current is not None and self._finished is not self._current:
+            self.hand = self._state_of(self._current)
 
     def start_hand(self) -> None:
         super().start_hand()
@@ -147,12 +152,22 @@ class NetSeatTable(PeerSeatModel):
             code = automatic(view.hand)
             if code is not None:
                 return code
-        self._asked = asyncio.get_running_loop().create_future()
-        self.changed()
-        try:
-            return await self._asked
-        finally:
-            self._asked = None
+        self._refresh()  # the card we drew is open to us by now: the others' keys came
+        while True:
+            self._asked = asyncio.get_running_loop().create_future()
+            self.changed()
+            try:
+                code = await self._asked
+            finally:
+                self._asked = None
+            hand = peer.machine.hand
+            try:  # the peer's judge has the last word (the screen judged our copy of it)
+                if hand is not None:
+                    hand.state.check_legal(code)
+            except IllegalMoveError as exc:
+                self.say(f"Not played: {exc.reason}.")
+                continue
+            return code
 
     def play_mine(self, code: int) -> None:
         assert self._asked is not None
