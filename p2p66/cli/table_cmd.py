@@ -119,6 +119,7 @@ async def _seat_played(
     plain, style = screen_style(player.plain, player.ascii)
     seat.style = style
     match = asyncio.create_task(play(seat.choose))
+    match.add_done_callback(lambda done: _told_end(seat, done))  # the screen shows it at once
     dealt = asyncio.create_task(seat.first_hand())  # the board needs a hand to show
     await asyncio.wait({match, dealt}, return_when=asyncio.FIRST_COMPLETED)
     dealt.cancel()
@@ -134,6 +135,11 @@ async def _seat_played(
         _say("You left the match before its end.")
         return None
     return await match
+
+
+def _told_end(seat: NetSeatTable, match: asyncio.Task[TableEnd]) -> None:
+    if not match.cancelled() and match.exception() is None:
+        seat.ended(match.result())
 
 
 def _print(text: str) -> None:

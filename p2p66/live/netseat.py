@@ -177,6 +177,8 @@ class NetSeatTable(PeerSeatModel):
 
     def link_text(self, compact: bool = False) -> str:
         """ "West linked, East quiet 12 s"; ``compact``: only the links that are not fine."""
+        if self.outcome is not None:
+            return "links closed"  # the match is over for this seat: nothing more comes
         states = [s for s in self.links() if s.seat != self.me]
         if compact:
             bad = [s for s in states if s.status is not LinkStatus.LINKED]
@@ -187,6 +189,8 @@ class NetSeatTable(PeerSeatModel):
 
     def ended(self, end: TableEnd) -> None:
         """This seat's match is over (``play_seat`` returned): the end, in words, if early."""
+        if self.outcome is end:
+            return
         self.outcome = end
         if self.over is None or end.fault is not None:
             self.over = MatchEnd(None, self.verdict())

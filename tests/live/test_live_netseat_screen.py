@@ -166,6 +166,8 @@ def test_the_status_bar_shows_a_link_gone_quiet_or_lost_and_the_end_names_the_cu
     tmp_path: Path,
 ) -> None:
     seat = _finished_seat(tmp_path)
+    assert "links closed" in status_text(seat, 80)  # over for this seat: nothing more comes
+    outcome, seat.outcome = seat.outcome, None  # as while the match went on
     seat.links = lambda: (
         LinkState(1, LinkStatus.QUIET, 12.4),
         LinkState(2, LinkStatus.LINKED),
@@ -179,6 +181,7 @@ def test_the_status_bar_shows_a_link_gone_quiet_or_lost_and_the_end_names_the_cu
     seat.links = lambda: (LinkState(1, LinkStatus.RECONNECTING),)
     assert "p1 reconnecting" in status_text(seat, 80)
 
+    seat.outcome = outcome
     played = seat.verdict()
     assert played.startswith(("You and p2 won the match", "You lost the match: p1+p3 won"))
     records = seat.outcome.records if seat.outcome is not None else ()

@@ -345,6 +345,8 @@ def status_text(t: SeatModel, width: int = WIDTH) -> str:
         turn = "between hands"
     else:
         turn = "your turn" if t.my_turn else f"{t.waiting_for}'s turn"
+        if t.to_act == t.me and not t.my_turn:
+            turn = "your turn next"
     links = [t.link_text(), t.link_text(compact=True)]
     scores = [f"{t.scores_text()} ({total} to {target})", t.scores_text()]
     if links[0]:

@@ -166,7 +166,7 @@ class MultiTerminal:
         """After any move: a finished hand's result and sheet take the panel; redraw."""
         if self.table.my_turn or self.table.hand_over:
             self.session.default_buffer.validation_error = None  # "wait" is stale now
-        if self.table.hand_over or self.table.over is not None:
+        if self.table.hand_over:  # (an early end at a network seat keeps the story)
             said = result_lines(self.table, self._columns() - 1)
             self.panel, self.panel_head = tuple(said), len(said) - len(self.table.match.results)
         elif self.panel and self.panel[0].startswith(("Moves you can make", "Hint")):
