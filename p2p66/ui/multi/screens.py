@@ -201,7 +201,7 @@ async def play_plain(
     """``--plain`` at any table: the story as it comes, the situation and a question on
     your turn. The end of input or ``q`` leaves (returns before the match is over)."""
     told = 0
-    summed = -1  # the log length when the situation was last summed up
+    summed: tuple[int, int] = (-1, 0)  # the story's length and the hand when last summed up
 
     def flush() -> None:
         nonlocal told
@@ -219,10 +219,10 @@ async def play_plain(
             continue
         if not table.my_turn:
             continue
-        if summed != len(table.log):
+        if summed != (len(table.log), id(table.hand)):  # a new turn (a draw tells nothing)
             for line in turn_sentences(table):
                 write(line)
-            summed = len(table.log)
+            summed = (len(table.log), id(table.hand))
         entry = await read_line()
         flush()  # what came while the question was open (a network table's end)
         if table.over is not None:
