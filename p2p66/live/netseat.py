@@ -61,6 +61,7 @@ class NetSeatTable(PeerSeatModel):
         self.outcome: TableEnd | None = None
         self._asked: asyncio.Future[int] | None = None
         self._finished: object = None  # the HandTable whose end was told
+        self._moves = 0  # made in the hand on the table
 
     # ------------------------------------------------------------ binding
 
@@ -97,6 +98,7 @@ class NetSeatTable(PeerSeatModel):
                 self.start_hand()
             elif isinstance(event, ev.MoveMade) and self._current is not None:
                 self.tell_move(event.seat, event.code)
+                self._moves += 1
             elif isinstance(event, ev.TableHandEnded) and self._current is not None:
                 self.hand = self._state_of(self._current)
                 self._finished = self._current
@@ -113,6 +115,7 @@ class NetSeatTable(PeerSeatModel):
             self.hand = self._state_of(self._current)
 
     def start_hand(self) -> None:
+        self._moves = 0  # of this hand
         super().start_hand()
         self.options = self.match.options  # the host's target, once its hello is in
 
@@ -135,6 +138,10 @@ class NetSeatTable(PeerSeatModel):
         self.say(self.over.text)
 
     # ------------------------------------------------------------ our moves
+
+    def result_stale(self) -> bool:
+        """The next hand is under way (its first call or card is made): the story again."""
+        return not self.hand_over and self._moves > 0
 
     @property
     def hand_over(self) -> bool:

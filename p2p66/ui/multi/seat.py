@@ -112,6 +112,10 @@ class SeatModel:
     def next_hand(self) -> None:
         """The player pressed Enter on a finished hand."""
 
+    def result_stale(self) -> bool:
+        """The last hand's result need not stay in view any longer (here: until Enter)."""
+        return False
+
     def finish_hand(self) -> None:
         """Score the finished hand into the match; tell the result."""
         hand = self.hand

@@ -8,7 +8,7 @@ sheet, ``l`` the tricks of the hand, ``h`` a hint, ``?`` help, Esc closes a
 panel. A hand's result, with the sheet, stays in view until Enter deals the
 next hand. At a network seat the others' moves come by themselves
 (``on_change`` redraws), the next hand is dealt without waiting for Enter,
-and its result stays until your first move or Esc.
+and its result stays until the first move of the next hand (or Esc).
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ class MultiTerminal:
         self.delay = delay
         self.panel: tuple[str, ...] = ()
         self.panel_head = 1  # the panel's lines that stay however short the screen
+        self._result: tuple[str, ...] = ()  # the panel of the last hand's result
         self._wake = asyncio.Event()
         self._hints: set[asyncio.Task[None]] = set()
         self.session = board_session(
@@ -169,8 +170,11 @@ class MultiTerminal:
         if self.table.hand_over:  # (an early end at a network seat keeps the story)
             said = result_lines(self.table, self._columns() - 1)
             self.panel, self.panel_head = tuple(said), len(said) - len(self.table.match.results)
+            self._result = self.panel
         elif self.panel and self.panel[0].startswith(("Moves you can make", "Hint")):
             self.panel = ()  # the legal moves and a hint are stale after a move
+        elif self.panel and self.panel is self._result and self.table.result_stale():
+            self.panel = ()  # a network table's next hand is under way
         self.session.app.invalidate()
 
     def show(self, *lines: str, head: int = 1) -> None:
