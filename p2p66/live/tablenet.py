@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
 
+from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, TableView, table_options
 from p2p66.live.star import ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
@@ -65,14 +66,6 @@ class Dropouts:
     rejoins: Rejoins | None = None
     redial: Redial | None = None
     on_notice: Notify | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Restart:
-    """A restarted joiner: its peer restored to the end of ``writer``'s records."""
-
-    peer: Peer
-    writer: ReplayWriter
 
 
 Chooser = Callable[[Peer], Awaitable[int | str]]
@@ -120,9 +113,12 @@ def same_rules(preset: str) -> Callable[[object, int], str | None]:
     return answer
 
 
-def peer_for(table: Table, identity: Identity, *, target: int | None = None) -> Peer:
+def peer_for(
+    table: Table, identity: Identity, *, target: int | None = None, rng: Rng = system_rng
+) -> Peer:
     """The session peer of ``table.seat``: the host proposes the seated preset's options
-    (to ``target``), a joiner accepts only those (with any target)."""
+    (to ``target``), a joiner accepts only those (with any target). ``rng``: where its
+    secrets come from (a ``SecretStore``'s, so a restarted process remakes them)."""
     options = options_of(table, target)
 
     return Peer(
@@ -130,6 +126,7 @@ def peer_for(table: Table, identity: Identity, *, target: int | None = None) -> 
         signer_of(identity),
         options=options if table.seat == HOST_SEAT else None,
         rules_policy=same_rules(table.seating.preset),
+        rng=rng,
         seats=options.players,
     )
 
@@ -383,7 +380,7 @@ async def play_hosted(
             await hub.settle()  # the last joiner record may still be on its way to the others
             if reason == "the match is over":  # every joiner holds the last record: then close
                 await hub.drained(timeout=DRAIN_SECONDS)
-            await close_table(table, reason)
+            await close_table(table, reason, also=list(hub.links.values()))
 
 
 async def play_joined(
@@ -394,11 +391,13 @@ async def play_joined(
     replay: Path | None = None,
     on_events: Heard | None = None,
     dropouts: Dropouts | None = None,
-    restart: Restart | None = None,
+    peer: Peer | None = None,
+    restarted: ReplayWriter | None = None,
 ) -> TableEnd:
     """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
-    link is redialled (``dropouts.redial``) within the grace. ``restart``: a restarted
-    process, whose peer and replay are restored and whose first exchange is a resync."""
+    link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
+    (default: a fresh one). ``restarted``: a restarted process's replay, to whose end
+    ``peer`` is restored; the channel's first exchange is then a resynchronisation."""
     from p2p66.live.starlink import spoke_for
 
     reason = "the match is over"
@@ -406,17 +405,16 @@ async def play_joined(
     link = spoke_for(
         table, identity, grace=drops.grace, redial=drops.redial, on_notice=drops.on_notice
     )
-    peer = peer_for(table, identity) if restart is None else restart.peer
-    if restart is not None:
-        link.spoke.restore(restart.writer.records)
+    if restarted is not None:
+        link.spoke.restore(restarted.records)
         link.resume_first()
     try:
         async with link as spoke:
             end = await play_seat(
-                peer, spoke, choose, replay=replay, on_events=on_events,
-                writer=restart.writer if restart is not None else None,
+                peer or peer_for(table, identity), spoke, choose, replay=replay,
+                on_events=on_events, writer=restarted,
             )  # fmt: skip
             reason = end.fault or reason
             return end
     finally:
-        await close_table(table, reason)
+        await close_table(table, reason, also=[link.link])
