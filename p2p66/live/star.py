@@ -303,6 +303,7 @@ class StarSpoke:
         they are not in the chain; the session re-signs what still matters on the new head."""
         self.last_ack: HeadAck | None = None
         self.live_from = 0
+        self.restored = False
         """Records from this position on came live; those before, in a resync's catch-up."""
         self._resend_from: int | None = None
 
@@ -345,6 +346,7 @@ class StarSpoke:
         which the resynchronisation's head check holds the host to."""
         if self.chain.next_seq:
             raise LocalProtocolError("only a fresh spoke is restored")
+        self.restored = True
         for record in records:
             try:
                 self.chain.check_next(record)
@@ -384,7 +386,9 @@ class StarSpoke:
                 "it had receipted to us (it dropped records)",
                 kind="order",
             )
-        if reply.acked > (self.last_ack.seq if self.last_ack is not None else -1):
+        # a restarted process lost its acknowledgements: it can only say what it holds
+        ours = self.last_ack.seq if self.last_ack is not None else -1
+        if reply.acked > (self.receipted - 1 if self.restored else ours):
             raise RelayFault(
                 f"it holds our acknowledgement of record {reply.acked}, which we never sent",
                 kind="false-ack",
