@@ -242,3 +242,24 @@ def test_only_the_seated_identity_may_come_back_and_only_while_its_seat_is_lost(
                 await joiner_end.recv()
 
     asyncio.run(main())
+
+
+@pytest.mark.timeout(60)
+def test_joiners_wait_the_grace_for_a_host_that_dropped_off_then_blame_it(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = await MemoryTable.seat("three-handed", 3)
+
+        def vanish() -> None:  # every link of the host ends, and it never answers again
+            table.refuse_redial.update({1, 2})
+            table.cut(1)
+            table.cut(2)
+
+        choosers = {1: cutting_chooser(table, 1, {2}, then=vanish)}
+        ends = await table.play(tmp_path, grace=0.5, choosers=choosers)
+        for end in ends[1:]:
+            assert end.culprit == 0 and end.lost and "abandoned by the host" in (end.fault or "")
+        assert {(s, state) for o, s, state in table.notices if o == 1} >= {(0, "reconnecting")}
+        report = verify_file(tmp_path / "p1.p66").report
+        assert report.status is Status.UNFINISHED, report.headline()  # no joiner can claim
+
+    asyncio.run(main())
