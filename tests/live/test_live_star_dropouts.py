@@ -263,3 +263,79 @@ def test_joiners_wait_the_grace_for_a_host_that_dropped_off_then_blame_it(tmp_pa
         assert report.status is Status.UNFINISHED, report.headline()  # no joiner can claim
 
     asyncio.run(main())
+
+
+def test_a_host_answering_a_reconnection_with_another_history_is_proven() -> None:
+    from p2p66.live.star import ForkProven, receipt_for
+    from p2p66.live.starwire import RecordMessage, ResumeReply
+    from p2p66.replay.fork import check_fork_proof
+    from p2p66.session.records import make_record
+
+    star = Star.of(3)
+    star.host_writes(star.record(0, b"a"))
+    star.host_writes(star.record(0, b"b"))
+    star.flush()
+    spoke = star.spokes[2]
+    spoke.resume_request()
+    spoke.resumed(ResumeReply(2, spoke.last_ack.seq if spoke.last_ack else -1).encode())
+    other = make_record(1, star.hub.digests[0], 0, b"another b", star.ids[0].sign)
+    receipt = receipt_for(star.seats, other, star.ids[0].sign)
+    with pytest.raises(ForkProven) as caught:
+        spoke.receive(RecordMessage(other, receipt.signature).encode())
+    assert caught.value.culprit == 0
+    check_fork_proof(caught.value.proof.encode(), expect_table=star.seats.table)
+
+
+def test_a_host_resuming_with_fewer_records_than_it_receipted_is_blamed() -> None:
+    from p2p66.live.star import RelayFault
+    from p2p66.live.starwire import ResumeReply
+
+    star = Star.of(3)
+    star.host_writes(star.record(0, b"a"))
+    star.host_writes(star.record(0, b"b"))
+    star.flush()
+    spoke = star.spokes[1]
+    with pytest.raises(RelayFault, match="dropped records") as caught:
+        spoke.resumed(ResumeReply(1, -1).encode())
+    assert caught.value.culprit == 0
+    with pytest.raises(RelayFault, match="never sent"):
+        star.spokes[2].resumed(ResumeReply(2, 7).encode())
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [2, 0, "reconnecting"],  # the host's seat is no joiner
+        [2, 1, "asleep"],
+        [3, -1, bytes(32)],
+        [3, 1, b"short"],
+        [4, 1, -2],
+        [4, True, 0],
+        [3, 1, bytes(32), 0],
+    ],
+)
+def test_malformed_resynchronisation_and_notice_messages_are_refused(data: list[object]) -> None:
+    import msgpack
+
+    from p2p66.live.starwire import StarWireError
+
+    with pytest.raises(StarWireError):
+        decode_star_message(msgpack.packb(data))
+
+
+def test_resynchronisation_and_notice_messages_round_trip() -> None:
+    from p2p66.live.starwire import ResumeReply
+
+    for message in (LinkNotice(3, "back"), ResumeRequest(7, bytes(32)), ResumeReply(9, -1)):
+        assert decode_star_message(message.encode()) == message
+
+
+def test_a_resynchronisation_in_the_middle_of_play_is_a_protocol_error() -> None:
+    from p2p66.live.star import RelayFault
+    from p2p66.live.starwire import ResumeReply
+
+    star = Star.of(3)
+    with pytest.raises(SeatFault):
+        star.hub.receive(1, ResumeRequest(0, bytes(32)).encode())
+    with pytest.raises(RelayFault):
+        star.spokes[1].receive(ResumeReply(0, -1).encode())
