@@ -293,14 +293,15 @@ class HubLinks:
             pass
 
     async def drained(self, timeout: float) -> bool:
-        """Wait until every joiner still linked has acknowledged every record the hub kept
-        (so the match's last record reached everybody before the links close); False if
-        ``timeout`` seconds pass first or the pump has stopped on a fault."""
+        """Wait until every joiner not gone has acknowledged every record the hub kept (so
+        the match's last record reached everybody before the links close: a seat that is
+        reconnecting is waited for, up to its grace); False if ``timeout`` seconds (plus
+        the grace, while a seat is reconnecting) pass first or the pump stopped on a fault."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + timeout + (self.grace if self.lost else 0.0)
         while loop.time() < deadline:
             last = self.hub.chain.next_seq - 1
-            waiting = [s for s, pos in self.hub.acked.items() if s not in self.lost and pos < last]
+            waiting = [s for s, pos in self.hub.acked.items() if s not in self.gone and pos < last]
             if not waiting:
                 return True
             if self._pump_task is not None and self._pump_task.done():

@@ -339,3 +339,23 @@ def test_a_resynchronisation_in_the_middle_of_play_is_a_protocol_error() -> None
         star.hub.receive(1, ResumeRequest(0, bytes(32)).encode())
     with pytest.raises(RelayFault):
         star.spokes[1].receive(ResumeReply(0, -1).encode())
+
+
+@pytest.mark.timeout(180)
+def test_two_joiners_dropped_at_once_both_come_back(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = await MemoryTable.seat("north-american", 4)
+
+        def also_three() -> None:
+            table.cut(3)
+
+        choosers = {1: cutting_chooser(table, 1, {1, 4}, then=also_three)}
+        ends = await table.play(tmp_path, choosers=choosers)
+        for end in ends:
+            assert end.fault is None, end.fault
+        assert len(_replays(tmp_path, range(4))) == 1
+        assert verify_file(tmp_path / "p2.p66").report.status is Status.VALID
+        backs = {seat for o, seat, state in table.notices if o == 2 and state == "back"}
+        assert backs == {1, 3}
+
+    asyncio.run(main())
