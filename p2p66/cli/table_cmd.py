@@ -208,6 +208,7 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
     match = TableMatch.of(table, parsed.host, parsed.port, replay)
     store = fresh_secrets()  # saved from the first draw on, before any record made from it
     match.save()
+    _say(f"Playing; replay {replay} ('p2p66 join --resume' goes on if this process dies).")
     peer = peer_for(table, me, rng=store.rng())
     return await _play_joined(match, table, me, player, peer=peer, restarted=None)
 

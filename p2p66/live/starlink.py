@@ -494,7 +494,8 @@ class SpokeLink:
             del self._sent_at[seq]
         if pending is None or self.reconnecting:
             return None
-        return self._sent_at[pending.seq] + self.receipt_timeout
+        now = asyncio.get_running_loop().time()  # a restored record: its clock starts now
+        return self._sent_at.setdefault(pending.seq, now) + self.receipt_timeout
 
     async def next_record(
         self, timeout: float | None = None, waiting_on: int | None = None

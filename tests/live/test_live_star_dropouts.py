@@ -359,3 +359,27 @@ def test_two_joiners_dropped_at_once_both_come_back(tmp_path: Path) -> None:
         assert backs == {1, 3}
 
     asyncio.run(main())
+
+
+@pytest.mark.timeout(30)
+def test_a_restored_spokes_unreceipted_record_is_timed_from_the_restart() -> None:
+    from p2p66.live.star import RelayFault, StarSpoke
+    from p2p66.live.starlink import SpokeLink
+
+    star = Star.of(3)
+    first = star.record(0, b"a")
+    star.host_writes(first)
+    star.flush()
+    mine = star.record(1, b"mine, sent just before the process died")
+
+    async def main() -> None:
+        spoke = StarSpoke(star.seats, 1, star.ids[1].sign)
+        spoke.restore([first, mine])
+        assert spoke.receipted == 1 and list(spoke.pending) == [mine]
+        _, joiner_end = await memory_channel_pair(star.ids[0], star.ids[1], config=CONFIG)
+        async with SpokeLink(spoke, joiner_end, receipt_timeout=0.2) as link:
+            with pytest.raises(RelayFault) as caught:  # the silent host end never receipts it
+                await link.next_record(timeout=10)
+            assert caught.value.kind == "withheld"
+
+    asyncio.run(main())

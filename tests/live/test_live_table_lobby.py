@@ -155,9 +155,12 @@ def _seat_of(process: subprocess.Popen[str], until: str) -> int:
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize("kill_after", ["Hand 1 over", "Playing; replay"])
 def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
-    tmp_path: Path,
+    tmp_path: Path, kill_after: str
 ) -> None:
+    """Killed in the second hand, or at once after the seating (its setup or first deal)."""
+
     def run(name: str, *args: str) -> subprocess.Popen[str]:
         return subprocess.Popen(
             [*CLI, *args, "--name", name, "--bot", "greedy", "--plain",
@@ -175,8 +178,8 @@ def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
         jo = run("jo", "join", "--table", code)
         kai = run("kai", "join", "--table", code)
         processes += [jo, kai]
-        seat = _seat_of(kai, "Hand 1 over")
-        kai.send_signal(signal.SIGKILL)  # in the second hand's deal or play
+        seat = _seat_of(kai, kill_after)
+        kai.send_signal(signal.SIGKILL)
         kai.communicate(timeout=10)
         again = run("kai", "join", "--resume")
         processes.append(again)
