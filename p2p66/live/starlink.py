@@ -273,6 +273,8 @@ class HubLinks:
             except SeatFault as exc:
                 channel.close(str(exc)[:200])
                 return None
+            # and which other seats are away now: it missed those notices
+            messages += [LinkNotice(s, "reconnecting").encode() for s in self.lost if s != seat]
             try:
                 for data in messages:
                     await channel.send(data)

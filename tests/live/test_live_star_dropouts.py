@@ -383,3 +383,34 @@ def test_a_restored_spokes_unreceipted_record_is_timed_from_the_restart() -> Non
             assert caught.value.kind == "withheld"
 
     asyncio.run(main())
+
+
+@pytest.mark.timeout(120)
+def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later_claim(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        table = await MemoryTable.seat("three-handed", 3)
+
+        def both() -> None:  # seat 1 is away while the host announces that seat 2 is
+            table.refuse_redial.update({1, 2})
+            table.cut(1)
+            table.cut(2)
+
+        async def let_one_back() -> None:
+            lost = {(0, 1, "reconnecting"), (0, 2, "reconnecting")}
+            while not lost <= set(table.notices):
+                await asyncio.sleep(0.01)
+            table.refuse_redial.discard(1)
+
+        back = asyncio.create_task(let_one_back())
+        ends = await table.play(
+            tmp_path, grace=3, choosers={2: cutting_chooser(table, 2, {2}, both)}
+        )
+        await back
+        host, one, _ = ends
+        assert host.culprit == 2 and "abandoned by seat 2" in (host.fault or "")
+        assert one.culprit == 2 and not one.cheat, one.fault  # no "suspect claim" here
+        assert (1, 2, "reconnecting") in table.notices  # told in its catch-up
+
+    asyncio.run(main())
