@@ -141,6 +141,8 @@ class HubLinks:
         others may still be told, e.g. the host's claim that one of them abandoned)."""
         self.gone: set[int] = set()
         """Lost seats past the grace period: a record they owe ends the match."""
+        self.given_up: set[int] = set()
+        """Gone seats the session was told of (``SeatLost``): they may not come back."""
         self._losses: dict[int, int] = dict.fromkeys(hub.seats.joiners, 0)
 
     async def __aenter__(self) -> HubLinks:
@@ -258,6 +260,12 @@ class HubLinks:
         if seat not in self.lost:
             channel.close(f"seat {seat} is still linked: a second connection for it is refused")
             return None
+        if seat in self.given_up:
+            channel.close(
+                f"seat {seat} did not come back within {self.grace:g} s: the match ends as "
+                "abandoned by it"
+            )
+            return None
         try:
             async with asyncio.timeout(timeout):
                 first = await channel.recv()
@@ -265,8 +273,8 @@ class HubLinks:
             channel.close(f"seat {seat} did not resynchronise within {timeout:g} s")
             return None
         async with self._lock:
-            if seat not in self.lost:
-                channel.close(f"seat {seat} is still linked: a second connection for it is refused")
+            if seat not in self.lost or seat in self.given_up:
+                channel.close(f"seat {seat} may not take its seat back now; refused")
                 return None
             try:
                 messages = self.hub.catch_up(seat, first)
@@ -345,6 +353,7 @@ class HubLinks:
         seats = sorted(self.gone) if waiting_on is None else [waiting_on]
         for seat in seats:
             if seat in self.gone and seat in self.lost:
+                self.given_up.add(seat)  # the session now claims it: too late to come back
                 return SeatLost(seat, self.lost[seat], self.grace)
         return None
 
@@ -379,6 +388,8 @@ class SpokeLink:
         """Each seat's link state as the host last announced it (``LinkNotice``)."""
         self.reconnecting = False
         self.resumes = 0
+        self.refusal: TransportError | None = None
+        """The last reason a reconnection failed (the host's words if it refused us)."""
         self._sent_at: dict[int, float] = {}
         self._records: asyncio.Queue[Record | Exception] = asyncio.Queue()
         self._heard = asyncio.Event()
@@ -412,7 +423,7 @@ class SpokeLink:
                     await self._run()
                 except TransportError as exc:
                     if not await self._reconnect(exc):
-                        raise
+                        raise self.refusal or exc from None
         except (TransportError, ProtocolError) as exc:
             self._records.put_nowait(exc)
             self._heard.set()
@@ -446,12 +457,11 @@ class SpokeLink:
                 try:
                     async with asyncio.timeout(left):
                         link = await self._redial()
-                except (TransportError, OSError, TimeoutError):
-                    await asyncio.sleep(min(REDIAL_PAUSE, max(0.0, deadline - loop.time())))
-                    continue
-                try:
                     await self._resync(link)
-                except TransportError:  # refused (say, the host still holds our old link)
+                except (TransportError, OSError, TimeoutError) as exc:
+                    # not reached, or refused (say, the host still holds our old link)
+                    if isinstance(exc, TransportError):
+                        self.refusal = exc
                     await asyncio.sleep(min(REDIAL_PAUSE, max(0.0, deadline - loop.time())))
                     continue
                 self.link = link
