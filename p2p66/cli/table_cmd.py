@@ -47,6 +47,7 @@ from p2p66.live.tableresume import (
     fresh_secrets,
     redial_host,
     stored_secrets,
+    table_match_kept,
 )
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity, load_or_create_identity
@@ -179,6 +180,11 @@ async def host_table_main(
 async def join_table_main(code: str, name: str | None, *, accept: bool, player: TablePlayer) -> int:
     """Join a table and answer its seating (asked unless ``accept``)."""
     me = load_or_create_identity(name)
+    if table_match_kept():
+        _say(
+            "Note: an unfinished table match can be resumed with 'p2p66 join --resume'; "
+            "once this one is seated, it replaces that one."
+        )
 
     async def decide(seating: Seating, seat: int) -> str | None:
         _say(f"The host seats {len(seating.seats)} players for {seating.preset}:")
