@@ -3,20 +3,19 @@
 Read-only: it looks at what ``HubLinks`` / ``SpokeLink`` already know and
 changes nothing. What a seat can tell:
 
-- **the host** (``hub_links``) has a channel to every joiner: ``lost`` once
-  it ended; ``quiet N s`` when a joiner has not acknowledged a record the hub
+- **the host** (``hub_links``) has a channel to every joiner:
+  ``reconnecting`` once it ended, while the seat's grace runs; ``lost`` past
+  it; ``quiet N s`` when a joiner has not acknowledged a record the hub
   kept N seconds ago (acknowledgements are automatic, so a live link answers
   at once; a person thinking over a move owes none);
-- **a joiner** (``spoke_links``) has one channel, to the host: ``lost`` once
-  it ended (then the others cannot be reached either), ``quiet N s`` when the
-  host has not receipted our record for N s. The other joiners it sees only
-  through what the host relays of them: their acknowledgements. One that
-  has not acknowledged a record we have held for N s is ``quiet N s`` (the
-  joiner, or the host not passing on its acknowledgement).
-
-``reconnecting`` is for a seat the link reports in its ``reconnecting``
-collection (a link that can win a dropped seat back); links without one
-never show it.
+- **a joiner** (``spoke_links``) has one channel, to the host:
+  ``reconnecting`` while it redials, ``lost`` once it gave up (then the
+  others cannot be reached either), ``quiet N s`` when the host has not
+  receipted our record for N s. The other joiners it sees only through what
+  the host relays of them: the host's notices (``reconnecting``, ``gone``:
+  lost) and their acknowledgements. One that has not acknowledged a record
+  we have held for N s is ``quiet N s`` (the joiner, or the host not passing
+  on its acknowledgement).
 """
 
 from __future__ import annotations
@@ -59,8 +58,13 @@ class LinkState:
 class HubView(Protocol):
     """What ``hub_links`` reads of ``HubLinks``."""
 
-    lost: set[int]
     kept_at: dict[int, float]
+
+    @property
+    def lost(self) -> Collection[int]: ...
+
+    @property
+    def gone(self) -> Collection[int]: ...
 
     @property
     def acked(self) -> Mapping[int, int]: ...
@@ -70,7 +74,15 @@ class SpokeView(Protocol):
     """What ``spoke_links`` reads of ``SpokeLink``."""
 
     held_at: dict[int, float]
-    ended: Exception | None
+
+    @property
+    def ended(self) -> Exception | None: ...
+
+    @property
+    def reconnecting(self) -> bool: ...
+
+    @property
+    def announced(self) -> Mapping[int, str]: ...
 
     @property
     def acked(self) -> Mapping[int, int]: ...
@@ -90,54 +102,55 @@ def _owed(seat: int, acked: int, last: int, since: Mapping[int, float], now: flo
     return LinkState(seat, LinkStatus.LINKED)
 
 
-def hub_links(
-    hub: HubView, now: float | None = None, reconnecting: Collection[int] = ()
-) -> tuple[LinkState, ...]:
+def hub_links(hub: HubView, now: float | None = None) -> tuple[LinkState, ...]:
     """The host's view of every joiner's link, by seat."""
     now = time.monotonic() if now is None else now
     last = max(hub.kept_at, default=-1)
     out = []
     for seat, acked in sorted(hub.acked.items()):
-        if seat in reconnecting:
-            out.append(LinkState(seat, LinkStatus.RECONNECTING))
-        elif seat in hub.lost:
+        if seat in hub.gone:
             out.append(LinkState(seat, LinkStatus.LOST))
+        elif seat in hub.lost:
+            out.append(LinkState(seat, LinkStatus.RECONNECTING))
         else:
             out.append(_owed(seat, acked, last, hub.kept_at, now))
     return tuple(out)
 
 
-def spoke_links(
-    spoke: SpokeView, now: float | None = None, reconnecting: Collection[int] = ()
-) -> tuple[LinkState, ...]:
+ANNOUNCED: Final = {"reconnecting": LinkStatus.RECONNECTING, "gone": LinkStatus.LOST}
+"""The host's notices of a joiner's link (``starwire.LinkNotice``; "back" is linked)."""
+
+
+def spoke_links(spoke: SpokeView, now: float | None = None) -> tuple[LinkState, ...]:
     """A joiner's view: the host's link first, then every other joiner's, by seat."""
     now = time.monotonic() if now is None else now
     seats = [HOST_SEAT, *sorted(spoke.acked)]
-    if HOST_SEAT in reconnecting:
-        return tuple(LinkState(s, LinkStatus.RECONNECTING) for s in seats)
     if spoke.ended is not None:
         return tuple(LinkState(s, LinkStatus.LOST) for s in seats)
     pending = spoke.unreceipted
-    if pending is not None and pending in spoke.held_at:
+    if spoke.reconnecting:
+        host = LinkState(HOST_SEAT, LinkStatus.RECONNECTING)
+    elif pending is not None and pending in spoke.held_at:
         host = _owed(HOST_SEAT, pending - 1, pending, spoke.held_at, now)
     else:
         host = LinkState(HOST_SEAT, LinkStatus.LINKED)
-    others = [
-        LinkState(s, LinkStatus.RECONNECTING)
-        if s in reconnecting
-        else _owed(s, spoke.acked[s], spoke.head, spoke.held_at, now)
-        for s in seats[1:]
-    ]
+    others = []
+    for s in seats[1:]:
+        told = ANNOUNCED.get(spoke.announced.get(s, ""))
+        others.append(
+            LinkState(s, told)
+            if told is not None
+            else _owed(s, spoke.acked[s], spoke.head, spoke.held_at, now)
+        )
     return (host, *others)
 
 
 def link_states(link: object, now: float | None = None) -> tuple[LinkState, ...]:
     """The other seats' links from ``link`` (a ``HubLinks`` or a ``SpokeLink``); () otherwise."""
-    reconnecting: Collection[int] = getattr(link, "reconnecting", ())
     if isinstance(link, HubLinks):
-        return hub_links(_HubFacts(link), now, reconnecting)
+        return hub_links(_HubFacts(link), now)
     if isinstance(link, SpokeLink):
-        return spoke_links(_SpokeFacts(link), now, reconnecting)
+        return spoke_links(_SpokeFacts(link), now)
     return ()
 
 
@@ -146,8 +159,15 @@ class _HubFacts:
 
     def __init__(self, link: HubLinks) -> None:
         self._link = link
-        self.lost = link.lost
         self.kept_at = link.kept_at
+
+    @property
+    def lost(self) -> Collection[int]:
+        return self._link.lost
+
+    @property
+    def gone(self) -> Collection[int]:
+        return self._link.gone
 
     @property
     def acked(self) -> Mapping[int, int]:
@@ -160,7 +180,18 @@ class _SpokeFacts:
     def __init__(self, link: SpokeLink) -> None:
         self._link = link
         self.held_at = link.held_at
-        self.ended = link.ended
+
+    @property
+    def ended(self) -> Exception | None:
+        return self._link.ended
+
+    @property
+    def reconnecting(self) -> bool:
+        return self._link.reconnecting
+
+    @property
+    def announced(self) -> Mapping[int, str]:
+        return self._link.announced
 
     @property
     def acked(self) -> Mapping[int, int]:

@@ -62,6 +62,8 @@ class NetSeatTable(PeerSeatModel):
         self._asked: asyncio.Future[int] | None = None
         self._finished: object = None  # the HandTable whose end was told
         self._moves = 0  # made in the hand on the table
+        self.on_screen = False
+        """The full screen is up: what would be printed goes into the story instead."""
 
     # ------------------------------------------------------------ binding
 
@@ -69,6 +71,9 @@ class NetSeatTable(PeerSeatModel):
         """The seat's peer and its end of the star (``tablenet.play_hosted``'s ``attach``)."""
         self.peer = peer
         self.links = lambda: link_states(link)
+        hand = peer.machine.hand
+        if hand is not None and not hand.dealing:  # a restarted seat, restored mid-hand
+            self.start_hand()
 
     @property
     def mine(self) -> Peer:
