@@ -22,7 +22,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.validation import Validator
 
 from p2p66.ui.cards_text import TextStyle, shown
-from p2p66.ui.render import like, ui_style
+from p2p66.ui.render import like, lines_of, ui_style, wrap
 
 EMPTY_LINE = Condition(lambda: not get_app().current_buffer.text)
 """A one-key command applies only on an empty input line (else the key is typed)."""
@@ -67,6 +67,17 @@ def board_session(
     )
     wrap_validation_toolbar(session)
     return session
+
+
+def board_rows(session: PromptSession[str]) -> int:
+    """The rows left for the board: all but the input line, the status bar and the refusal
+    under the input (wrapped as ``wrap_validation_toolbar`` lets it wrap)."""
+    size = session.output.get_size()
+    error = session.default_buffer.validation_error
+    below = 2
+    if error is not None:
+        below += len(lines_of(wrap([("", error.message)], size.columns)))
+    return max(size.rows - below, 1)
 
 
 def wrap_validation_toolbar(session: PromptSession[str]) -> None:

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -35,7 +34,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
 from p2p66.engine.cards import Card
-from p2p66.ui.board_session import EMPTY_LINE, board_session, shown_fragments
+from p2p66.ui.board_session import EMPTY_LINE, board_rows, board_session, shown_fragments
 from p2p66.ui.bots import BotMoveError, TableBot
 from p2p66.ui.cards_text import TextStyle, speak
 from p2p66.ui.clock import MoveClock
@@ -53,7 +52,7 @@ from p2p66.ui.entry import (
 from p2p66.ui.explain import help_lines
 from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, like, lines_of, plain, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, plain, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import (
@@ -244,16 +243,11 @@ class TerminalUI:
 
     def _message(self) -> FormattedText:
         size = self._size()
-        buffer = get_app().current_buffer
-        error = buffer.validation_error
-        below = 2  # the prompt line and the status bar
-        if error is not None:
-            below += len(lines_of(wrap([("", error.message)], size.columns)))
         fitted = board_lines(
             self.screen,
             self.style,
             width=size.columns,
-            rows=max(size.rows - below, 1),
+            rows=board_rows(self.session),
             panel=self._panel,
             on_click=self._clicked,
         )

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from prompt_toolkit.application import get_app
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.input import Input
@@ -25,7 +24,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine.table import BiddingHand
-from p2p66.ui.board_session import EMPTY_LINE, board_session, shown_fragments
+from p2p66.ui.board_session import EMPTY_LINE, board_rows, board_session, shown_fragments
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.hint import hint_line
 from p2p66.ui.multi.render import board_lines, status_text
@@ -201,13 +200,10 @@ class MultiTerminal:
         return self.session.output.get_size().columns
 
     def _message(self) -> FormattedText:
-        size = self.session.output.get_size()
-        error = get_app().current_buffer.validation_error
-        below = 2 + (1 if error is not None else 0)  # the input line, the status bar
         lines = board_lines(
             self.table,
-            width=size.columns,
-            rows=max(size.rows - below, 1),
+            width=self._columns(),
+            rows=board_rows(self.session),
             panel=self.panel,
             panel_head=self.panel_head,
         )
