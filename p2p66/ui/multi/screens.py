@@ -223,9 +223,17 @@ async def play_plain(
             for line in turn_sentences(table):
                 write(line)
             summed = (len(table.log), id(table.hand))
-        entry = await read_line()
-        flush()  # what came while the question was open (a network table's end)
+        reading = asyncio.ensure_future(read_line())
+        ending = asyncio.ensure_future(table.wait_over())
+        await asyncio.wait({reading, ending}, return_when=asyncio.FIRST_COMPLETED)
+        ending.cancel()
+        if not reading.done():  # a network table ended while the question was open
+            reading.cancel()
+            flush()
+            return table
+        entry = reading.result()
         if table.over is not None:
+            flush()
             return table
         if entry is None or entry.strip().lower() in LEAVE:
             write("You leave the match.")

@@ -194,6 +194,12 @@ class SeatModel:
             await self._changed.wait()
         self._settled = self.version
 
+    async def wait_over(self) -> None:
+        """Until the match is over (a network table may end while you think)."""
+        while self.over is None:
+            self._changed.clear()
+            await self._changed.wait()
+
     # ---------------------------------------------------------------- moves
 
     @property
