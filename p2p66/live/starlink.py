@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, Protocol
 
 from p2p66.live.star import RelayFault, Seats, StarHub, StarSpoke
@@ -38,11 +38,14 @@ def hub_for(table: Table, identity: Identity) -> HubLinks:
     return HubLinks(StarHub(seats_of(table), identity.sign), table.channels)
 
 
-def spoke_for(table: Table, identity: Identity) -> SpokeLink:
+def spoke_for(
+    table: Table, identity: Identity, *, on_reply: Callable[[bytes], None] | None = None
+) -> SpokeLink:
     """A joiner's (or bot's) relay end over its channel to the host (``async with``)."""
     if table.seating.seats[table.seat].public_key != identity.public_key:
         raise ValueError(f"seat {table.seat} is not this identity's")
-    return SpokeLink(StarSpoke(seats_of(table), table.seat, identity.sign), table.channels[0])
+    spoke = StarSpoke(seats_of(table), table.seat, identity.sign)
+    return SpokeLink(spoke, table.channels[0], on_reply=on_reply)
 
 
 class Link(Protocol):
@@ -187,9 +190,17 @@ class SpokeLink:
     """
 
     def __init__(
-        self, spoke: StarSpoke, link: Link, *, receipt_timeout: float = RECEIPT_TIMEOUT
+        self,
+        spoke: StarSpoke,
+        link: Link,
+        *,
+        receipt_timeout: float = RECEIPT_TIMEOUT,
+        on_reply: Callable[[bytes], None] | None = None,
     ) -> None:
         self.spoke = spoke
+        self.on_reply = on_reply
+        """Called with each acknowledgement we sign, before it is sent (it carries the
+        host's receipt: ``p2p66.live.receiptlog`` keeps those in ``<replay>.receipts``)."""
         self.link = link
         self.receipt_timeout = receipt_timeout
         self._sent_at: dict[int, float] = {}
@@ -214,6 +225,8 @@ class SpokeLink:
                 if delivery.record is not None:  # checked: ours even if the ack cannot go
                     self._records.put_nowait(delivery.record)
                 if delivery.reply is not None:
+                    if self.on_reply is not None:
+                        self.on_reply(delivery.reply)
                     await self.link.send(delivery.reply)
             except (TransportError, ProtocolError) as exc:
                 self._records.put_nowait(exc)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from p2p66.engine.table import TableOptions, TableView, table_options
+from p2p66.live.receiptlog import keeper, open_receipts_or_none
 from p2p66.live.star import ForkProven
 from p2p66.live.starlink import SeatLost
 from p2p66.live.tablelobby import close_table
@@ -315,16 +316,21 @@ async def play_joined(
     replay: Path | None = None,
     on_events: Heard | None = None,
 ) -> TableEnd:
-    """A joiner's process: its seat over its spoke to the host."""
+    """A joiner's process: its seat over its spoke to the host; beside the replay it keeps
+    the host's receipts (``<replay>.receipts``, to prove a fork after the game)."""
     from p2p66.live.starlink import spoke_for
 
     reason = "the match is over"
+    receipts = open_receipts_or_none(table, replay)
     try:
-        async with spoke_for(table, identity) as spoke:
+        kept = None if receipts is None else keeper(receipts)
+        async with spoke_for(table, identity, on_reply=kept) as spoke:
             end = await play_seat(
                 peer_for(table, identity), spoke, choose, replay=replay, on_events=on_events
             )
             reason = end.fault or reason
             return end
     finally:
+        if receipts is not None:
+            receipts.close()
         await close_table(table, reason)
