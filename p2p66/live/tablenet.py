@@ -24,7 +24,7 @@ from typing import Final, Protocol
 from p2p66.engine.table import TableOptions, TableView, table_options
 from p2p66.live.receiptlog import keeper, open_receipts_or_none
 from p2p66.live.star import ForkProven
-from p2p66.live.starlink import SeatLost
+from p2p66.live.starlink import SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity
@@ -308,6 +308,14 @@ async def play_hosted(
             await close_table(table, reason)
 
 
+async def _receipted(spoke: SpokeLink, timeout: float) -> None:
+    """Wait (up to ``timeout`` s) until the host has receipted every record of ours."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            while spoke.spoke.waiting_for_receipt() is not None:
+                await asyncio.sleep(0.02)
+
+
 async def play_joined(
     table: Table,
     identity: Identity,
@@ -329,6 +337,8 @@ async def play_joined(
                 peer_for(table, identity), spoke, choose, replay=replay, on_events=on_events
             )
             reason = end.fault or reason
+            if end.fault is None:  # our last record's receipt, for the side file and the host
+                await _receipted(spoke, DRAIN_SECONDS)
             return end
     finally:
         if receipts is not None:
