@@ -20,7 +20,7 @@ from typing import Any
 import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vectorfile import regenerate
+from generated import regenerate
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "canonical_forms.json"
 

@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vectorfile import regenerate
+from generated import regenerate
 
 from p2p66.net.identity import Identity
 from p2p66.replay.fork import FORK_FORMAT, Evidence, ForkProof, ForkProofError, check_fork_proof

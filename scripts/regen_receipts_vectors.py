@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import regenerate
 from regen_fork_vectors import HOST, TABLE
-from vectorfile import regenerate
 
 from p2p66.replay.fork import ForkProof
 from p2p66.replay.receipt_fork import find_fork

@@ -12,7 +12,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vectorfile import regenerate
+from generated import regenerate
 
 from p2p66.engine import preset
 from p2p66.session import messages as msg
