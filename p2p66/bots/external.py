@@ -52,8 +52,27 @@ class BotProcess:
     def start(self) -> None:
         if self._stderr_path is not None:
             self._stderr_file = self._stderr_path.open("ab")
+        spawned: queue.SimpleQueue[subprocess.Popen[bytes] | OSError] = queue.SimpleQueue()
+        # Popen runs in a thread of its own: a signal's exception (a run stopped by SIGTERM
+        # or Ctrl-C) reaches only the main thread, and there it could strike inside Popen
+        # after the fork, losing the pid of a bot nobody could then stop. Here it strikes
+        # while we wait, and the process is still recorded (in ``finally``) for ``kill``.
+        threading.Thread(target=self._spawn, args=(spawned,), daemon=True).start()
+        outcome: subprocess.Popen[bytes] | OSError | None = None
         try:
-            self._proc = subprocess.Popen(
+            outcome = spawned.get()
+        finally:
+            if outcome is None:  # interrupted: the spawner still answers
+                outcome = spawned.get()
+            if not isinstance(outcome, OSError):
+                self._proc = outcome
+        if isinstance(outcome, OSError):
+            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {outcome}")
+        threading.Thread(target=self._read, args=(outcome,), daemon=True).start()
+
+    def _spawn(self, into: queue.SimpleQueue[subprocess.Popen[bytes] | OSError]) -> None:
+        try:
+            proc = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -63,8 +82,9 @@ class BotProcess:
                 start_new_session=os.name == "posix",
             )
         except OSError as exc:
-            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {exc}") from None
-        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+            into.put(exc)
+        else:
+            into.put(proc)
 
     def _read(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None

@@ -114,8 +114,8 @@ def test_stopping_a_run_stops_workers_tracker_and_bots(
         family: set[int] = set()
 
         def running() -> bool:
-            """Every bot and helper is up at one moment (bots restart between matches, so a
-            sample may catch one gone and its successor not yet started: sample again)."""
+            """Every bot and helper is up (a bot just forked shows the runner's command line
+            until it has exec'd its own, so one sample may count it out: sample again)."""
             family.clear()
             family.update(_descendants(run.pid))
             bots = {p for p in family if str(bot) in _cmdline(p)}
