@@ -150,19 +150,38 @@ class ReceiptsWriter:
         self.last = -1
         self._fd = -1
         try:
-            self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            self._write(header.encode())
-            if fsync:
-                fsync_directory(path.parent)
+            if path.exists() and path.stat().st_size > 0:
+                self._reopen(header)
+            else:
+                self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                self._write(header.encode())
+                if fsync:
+                    fsync_directory(path.parent)
         except OSError as exc:
             raise ReplayWriteError(
                 exc.errno or errno.EIO, f"cannot write {path}: {exc.strerror or exc}"
             ) from None
 
+    def _reopen(self, header: ReceiptsHeader) -> None:
+        """The same seat of the same match again (a resumed process): keep what is there,
+        cut a torn last entry, append. Anything else is never overwritten."""
+        try:
+            existing = read_receipts(self.path)
+        except ReceiptsError as exc:
+            raise OSError(
+                errno.EEXIST, f"it is not a receipts file ({exc}); left as it is"
+            ) from None
+        if existing.header != header:
+            raise OSError(errno.EEXIST, "it holds another match's receipts; left as it is")
+        os.truncate(self.path, HEADER.size + len(existing.entries) * ENTRY.size)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self.last = existing.entries[-1].seq if existing.entries else -1
+
     def append(self, receipt: HeadAck) -> None:
-        """Write one receipt and make it durable (``OSError`` if that fails)."""
+        """Write one receipt and make it durable (``OSError`` if that fails). A position
+        already kept (acknowledged again after a resume) is not written twice."""
         if receipt.seq <= self.last:
-            raise ValueError(f"receipt {receipt.seq} after {self.last}")  # our caller's bug
+            return
         self._write(encode_entry(receipt))
         self.last = receipt.seq
 

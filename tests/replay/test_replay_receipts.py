@@ -113,6 +113,27 @@ def test_the_writer_appends_and_fsyncs_and_a_reader_gets_it_back(tmp_path: Path)
     assert path.stat().st_size == HEADER.size + 3 * ENTRY.size
 
 
+def test_a_resumed_seat_appends_and_another_match_is_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "game.p66.receipts"
+    header = ReceiptsHeader(TABLE, HOST.public_key, 2)
+    acks = [make_head_ack(TABLE, 0, s, bytes([s]) * 32, HOST.sign) for s in range(4)]
+    first = ReceiptsWriter(path, header, fsync=False)
+    for ack in acks[:2]:
+        first.keep(ack)
+    first.close()
+    with path.open("ab") as f:
+        f.write(b"torn")  # the crash that ended the first process
+    again = ReceiptsWriter(path, header, fsync=False)
+    for ack in acks[1:]:  # position 1 comes again after the resume: kept once
+        again.keep(ack)
+    again.close()
+    assert read_receipts(path) == Receipts(header, tuple(acks))
+    other = ReceiptsHeader(bytes(32), HOST.public_key, 2)
+    with pytest.raises(OSError, match="another match"):
+        ReceiptsWriter(path, other)
+    assert read_receipts(path).header == header
+
+
 def test_a_failing_disk_stops_the_side_file_without_raising(tmp_path: Path) -> None:
     writer = ReceiptsWriter(tmp_path / "r", ReceiptsHeader(TABLE, HOST.public_key, 1))
     os.close(writer._fd)  # the file descriptor goes bad, as on a vanished disk
