@@ -32,6 +32,7 @@ MAX_LINE = 1 << 16
 STARTUP_TIMEOUT = 10.0
 UNLIMITED_MOVE_CAP = 60.0  # a bot with no time limit still may not hang the run forever
 QUIT_GRACE = 2.0  # BOT.md: a bot exits within 2 s of quit
+SPAWN_WAIT = 10.0  # how long a kill waits for a start under way (a fork and exec)
 _EOF = object()
 
 
@@ -44,6 +45,9 @@ class BotProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr_file: IO[bytes] | None = None
+        self._spawned: threading.Event | None = None
+        """Set once a start under way has its process (or its error)."""
+        self._spawn_error: OSError | None = None
 
     @property
     def started(self) -> bool:
@@ -52,27 +56,27 @@ class BotProcess:
     def start(self) -> None:
         if self._stderr_path is not None:
             self._stderr_file = self._stderr_path.open("ab")
-        spawned: queue.SimpleQueue[subprocess.Popen[bytes] | OSError] = queue.SimpleQueue()
-        # Popen runs in a thread of its own: a signal's exception (a run stopped by SIGTERM
-        # or Ctrl-C) reaches only the main thread, and there it could strike inside Popen
-        # after the fork, losing the pid of a bot nobody could then stop. Here it strikes
-        # while we wait, and the process is still recorded (in ``finally``) for ``kill``.
+        # Popen runs in a thread of its own, which records the process itself: a signal
+        # (a run stopped by SIGTERM or Ctrl-C) reaches only the main thread, and there its
+        # handler could strike inside Popen after the fork, losing the pid of a bot that
+        # nobody could then stop. Here it strikes while we wait, and ``kill`` (from that
+        # handler or after it) waits for the start under way, so it kills that bot too.
+        self._spawn_error = None
+        self._spawned = spawned = threading.Event()
         threading.Thread(target=self._spawn, args=(spawned,), daemon=True).start()
-        outcome: subprocess.Popen[bytes] | OSError | None = None
         try:
-            outcome = spawned.get()
+            spawned.wait()
         finally:
-            if outcome is None:  # interrupted: the spawner still answers
-                outcome = spawned.get()
-            if not isinstance(outcome, OSError):
-                self._proc = outcome
-        if isinstance(outcome, OSError):
-            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {outcome}")
-        threading.Thread(target=self._read, args=(outcome,), daemon=True).start()
+            spawned.wait()
+        if self._spawn_error is not None:
+            cause = self._spawn_error
+            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {cause}")
+        assert self._proc is not None
+        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
 
-    def _spawn(self, into: queue.SimpleQueue[subprocess.Popen[bytes] | OSError]) -> None:
+    def _spawn(self, done: threading.Event) -> None:
         try:
-            proc = subprocess.Popen(
+            self._proc = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -82,9 +86,9 @@ class BotProcess:
                 start_new_session=os.name == "posix",
             )
         except OSError as exc:
-            into.put(exc)
-        else:
-            into.put(proc)
+            self._spawn_error = exc
+        finally:
+            done.set()
 
     def _read(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
@@ -150,7 +154,10 @@ class BotProcess:
         return f"; its stderr is in {self._stderr_path}" if self._stderr_path else ""
 
     def kill(self) -> None:
-        """SIGKILL the bot's whole process group now (a run being stopped)."""
+        """SIGKILL the bot's whole process group now (a run being stopped), the one being
+        started too."""
+        if self._spawned is not None:
+            self._spawned.wait(SPAWN_WAIT)
         proc = self._proc
         if proc is None or proc.poll() is not None:
             return

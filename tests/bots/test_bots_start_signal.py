@@ -55,3 +55,36 @@ def test_a_signal_while_a_bot_starts_leaves_it_known_and_killable(
     assert bot.started, "the bot's process was started but lost"
     bot.kill()
     assert bot.stop(grace=10) == -signal.SIGKILL  # gone, and its pipes closed
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_kill_from_a_signal_handler_during_a_start_kills_that_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's SIGTERM handler kills its bots and exits: the one being started too."""
+    real = subprocess.Popen
+
+    def slow_popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc = real(*args, **kwargs)
+        time.sleep(1.0)
+        return proc
+
+    monkeypatch.setattr(external.subprocess, "Popen", slow_popen)
+    bot = BotProcess([sys.executable, "-c", "import time; time.sleep(60)"])
+    old = signal.signal(signal.SIGUSR1, lambda signum, frame: bot.kill())
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGUSR1))
+    timer.start()
+    try:
+        bot.start()  # the handler's kill waited for this start, then killed its process
+    finally:
+        timer.join()
+        signal.signal(signal.SIGUSR1, old)
+    assert bot._proc is not None
+    try:
+        code = bot._proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        code = None  # the kill missed it: the bot lives on
+    bot.kill()
+    bot.stop(grace=1)
+    assert code == -signal.SIGKILL
