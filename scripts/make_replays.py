@@ -20,7 +20,6 @@ exit code, error kind and substring, first bad record and culprit.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
@@ -32,6 +31,9 @@ from typing import Any
 
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import check_wanted, regenerate_files
 
 from p2p66.crypto.coinflip import coin_commitment
 from p2p66.crypto.config import HandConfig
@@ -1038,25 +1040,7 @@ def _json(obj: object) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args(argv)
-    files = build()
-    if args.check:
-        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
-        for path in stale:
-            print(f"out of date: {path.relative_to(ROOT)}")
-        return 1 if stale else 0
-    for directory in (GOLDEN, INVALID):
-        directory.mkdir(parents=True, exist_ok=True)
-        for old in directory.iterdir():
-            if old not in files:
-                old.unlink()
-    for path, data in files.items():
-        path.write_bytes(data)
-    total = sum(len(d) for d in files.values())
-    print(f"wrote {len(files)} files, {total} bytes")
-    return 0
+    return regenerate_files(build(), check=check_wanted(__doc__, argv), clean=(GOLDEN, INVALID))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ writing (the tests run it).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
@@ -23,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import check_wanted, regenerate_files
 
 from p2p66.bots.table import make_table_bot
 from p2p66.crypto.config import ARGUMENT
@@ -141,23 +143,7 @@ def build() -> dict[Path, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args(argv)
-    files = build()
-    if args.check:
-        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
-        for path in stale:
-            print(f"out of date: {path.relative_to(ROOT)}")
-        return 1 if stale else 0
-    TABLE.mkdir(parents=True, exist_ok=True)
-    for old in TABLE.iterdir():
-        if old not in files:
-            old.unlink()
-    for path, data in files.items():
-        path.write_bytes(data)
-    print(f"wrote {len(files)} files, {sum(len(d) for d in files.values())} bytes")
-    return 0
+    return regenerate_files(build(), check=check_wanted(__doc__, argv), clean=(TABLE,))
 
 
 if __name__ == "__main__":

@@ -12,14 +12,15 @@ Usage: python scripts/regen_canonical_vectors.py [--check]
 
 from __future__ import annotations
 
-import argparse
-import json
 import struct
 import sys
 from pathlib import Path
 from typing import Any
 
 import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import regenerate
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "canonical_forms.json"
 
@@ -155,17 +156,7 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    text = json.dumps(build(), indent=2, ensure_ascii=False) + "\n"
-    if args.check:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} is stale")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return regenerate(OUT, build, __doc__, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,15 @@ and equivocation").
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import regenerate
 
 from p2p66.net.identity import Identity
 from p2p66.replay.fork import FORK_FORMAT, Evidence, ForkProof, ForkProofError, check_fork_proof
@@ -95,17 +96,7 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    text = json.dumps(build(), indent=2) + "\n"
-    if args.check:
-        same = OUT.exists() and OUT.read_text() == text
-        print("up to date" if same else f"{OUT} is stale")
-        return 0 if same else 1
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
-    return 0
+    return regenerate(OUT, build, __doc__)
 
 
 if __name__ == "__main__":

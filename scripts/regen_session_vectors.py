@@ -5,13 +5,14 @@ Usage: python scripts/regen_session_vectors.py [--check]
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import regenerate
 
 from p2p66.engine import preset
 from p2p66.session import messages as msg
@@ -65,18 +66,7 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    text = json.dumps(build(), indent=2) + "\n"
-    if args.check:
-        same = OUT.exists() and OUT.read_text() == text
-        print("up to date" if same else f"{OUT} is stale")
-        return 0 if same else 1
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
-    return 0
+    return regenerate(OUT, build, __doc__)
 
 
 if __name__ == "__main__":

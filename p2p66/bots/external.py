@@ -32,6 +32,7 @@ MAX_LINE = 1 << 16
 STARTUP_TIMEOUT = 10.0
 UNLIMITED_MOVE_CAP = 60.0  # a bot with no time limit still may not hang the run forever
 QUIT_GRACE = 2.0  # BOT.md: a bot exits within 2 s of quit
+SPAWN_WAIT = 10.0  # how long a kill waits for a start under way (a fork and exec)
 _EOF = object()
 
 
@@ -44,6 +45,9 @@ class BotProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr_file: IO[bytes] | None = None
+        self._spawned: threading.Event | None = None
+        """Set once a start under way has its process (or its error)."""
+        self._spawn_error: OSError | None = None
 
     @property
     def started(self) -> bool:
@@ -52,6 +56,25 @@ class BotProcess:
     def start(self) -> None:
         if self._stderr_path is not None:
             self._stderr_file = self._stderr_path.open("ab")
+        # Popen runs in a thread of its own, which records the process itself: a signal
+        # (a run stopped by SIGTERM or Ctrl-C) reaches only the main thread, and there its
+        # handler could strike inside Popen after the fork, losing the pid of a bot that
+        # nobody could then stop. Here it strikes while we wait, and ``kill`` (from that
+        # handler or after it) waits for the start under way, so it kills that bot too.
+        self._spawn_error = None
+        self._spawned = spawned = threading.Event()
+        threading.Thread(target=self._spawn, args=(spawned,), daemon=True).start()
+        try:
+            spawned.wait()
+        finally:
+            spawned.wait()
+        if self._spawn_error is not None:
+            cause = self._spawn_error
+            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {cause}")
+        assert self._proc is not None
+        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+
+    def _spawn(self, done: threading.Event) -> None:
         try:
             self._proc = subprocess.Popen(
                 self.command,
@@ -63,8 +86,9 @@ class BotProcess:
                 start_new_session=os.name == "posix",
             )
         except OSError as exc:
-            raise BotFault("crash", f"cannot start {' '.join(self.command)!r}: {exc}") from None
-        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+            self._spawn_error = exc
+        finally:
+            done.set()
 
     def _read(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
@@ -130,7 +154,10 @@ class BotProcess:
         return f"; its stderr is in {self._stderr_path}" if self._stderr_path else ""
 
     def kill(self) -> None:
-        """SIGKILL the bot's whole process group now (a run being stopped)."""
+        """SIGKILL the bot's whole process group now (a run being stopped), the one being
+        started too."""
+        if self._spawned is not None:
+            self._spawned.wait(SPAWN_WAIT)
         proc = self._proc
         if proc is None or proc.poll() is not None:
             return

@@ -28,7 +28,10 @@ _ALWAYS = (
 )
 VERIFY_HELP: Final = (
     "Exit codes: 0 valid (or valid so far and unfinished); 1 invalid (the first bad record, "
-    "what is wrong and who is to blame are printed); 2 unreadable or not a replay; " + _ALWAYS
+    "what is wrong and who is to blame are printed), or a fork proof beside the replay "
+    "proves that a player forked; 2 unreadable or not a replay. With --fork FILE: 0 the "
+    "proof holds, 1 it proves nothing (the reason is printed), 2 it is not a readable fork "
+    "proof. The highest code wins; " + _ALWAYS
 )
 MATCH_HELP: Final = (
     "Exit codes: 0 every game was played; 1 a bot forfeited at least one game (crash, "

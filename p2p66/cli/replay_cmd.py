@@ -17,10 +17,12 @@ from typing import Annotated, Final
 import typer
 
 from p2p66.cli.exits import VERIFY_HELP
+from p2p66.cli.fork_cmd import FORK_HELP, fork_command
 from p2p66.cli.output import reader_gone, say
 from p2p66.net.identity import KnownPeers
 from p2p66.replay.compare import compare, same_game
 from p2p66.replay.export import export_json, export_text
+from p2p66.replay.fork_report import FORK_SUFFIX, ForkStatus, beside, check_fork_at
 from p2p66.replay.identities import load_pins, recognise_all
 from p2p66.replay.report import REPORT_VERSION, Status
 from p2p66.replay.show import Page, only_hand, pages, show_chunks
@@ -58,7 +60,17 @@ def _report_json(path: Path, v: Verification, pins: KnownPeers | None) -> dict[s
 
 
 def verify_command(
-    files: Annotated[list[Path], typer.Argument(help="Replay files (.p66) to check.")],
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Replay files (.p66) to check.")
+    ] = None,
+    fork: Annotated[
+        Path | None,
+        typer.Option(
+            "--fork",
+            help="Check this fork proof (two statements the accused signed that cannot both "
+            "be true) without secrets.",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a versioned JSON report instead of a summary.")
     ] = False,
@@ -70,11 +82,23 @@ def verify_command(
         ),
     ] = False,
 ) -> None:
-    """Check replay files completely: framing, chain, signatures, shuffles, every move, scores."""
+    """Check replay files completely: framing, chain, signatures, shuffles, every move, scores
+    (and a fork proof beside a replay, or one given with --fork)."""
+    files = files or []
+    if not files and fork is None:
+        say("error: give the replay files to check, or --fork FILE", err=True)
+        raise typer.Exit(2)
     results = [(path, verify_file(path)) for path in files]
     pins, why = (None, "") if no_known_peers else load_pins()
     if why:
         say(why, err=True)
+    name_for = None if pins is None else pins.name_for_key
+    given = None if fork is None else check_fork_at(fork, name_for=name_for)
+    besides = {
+        k: check_fork_at(beside(path, FORK_SUFFIX), players=v.report.players)
+        for k, (path, v) in enumerate(results)
+        if beside(path, FORK_SUFFIX).exists()
+    }
     pairs = [
         (i, j, compare(results[i][1], results[j][1]))
         for i in range(len(results))
@@ -87,7 +111,12 @@ def verify_command(
                 {
                     "format": FILES_FORMAT,
                     "version": REPORT_VERSION,
-                    "reports": [_report_json(path, v, pins) for path, v in results],
+                    "reports": [
+                        _report_json(path, v, pins)
+                        | ({"fork": besides[k].to_json()} if k in besides else {})
+                        for k, (path, v) in enumerate(results)
+                    ],
+                    **({"fork": given.to_json()} if given is not None else {}),
                     "same_game": [
                         {
                             "files": [str(results[i][0]), str(results[j][0])],
@@ -107,10 +136,17 @@ def verify_command(
             if at is not None and not no_known_peers:
                 lines[at : at + 1] = _player_lines(v, pins)
             lines += [c.describe(str(results[j][0])) for i, j, c in pairs if i == k]
+            if k in besides:
+                lines.append(f"{besides[k].path.name} beside it: {besides[k].text}")
             say(f"{path}: {lines[0]}")
             for line in lines[1:]:
                 say(f"  {line}")
-    raise typer.Exit(max(v.report.exit_code for _, v in results))
+        if given is not None:
+            say(f"{given.path}: {given.text}")
+    codes = [v.report.exit_code for _, v in results]
+    codes += [1 for check in besides.values() if check.status is ForkStatus.PROVEN]
+    codes += [] if given is None else [given.status.code]
+    raise typer.Exit(max(codes))
 
 
 def _seat(text: str, verification: Verification) -> int | None:
@@ -262,4 +298,5 @@ def register(app: typer.Typer) -> None:
     )
     replay.command("show", epilog=VERIFY_HELP)(show_command)
     replay.command("export", epilog=VERIFY_HELP)(export_command)
+    replay.command("fork", epilog=FORK_HELP)(fork_command)
     app.add_typer(replay, name="replay")

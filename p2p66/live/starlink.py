@@ -76,13 +76,21 @@ def spoke_for(
     grace: float = 0.0,
     redial: Redial | None = None,
     on_notice: Notify | None = None,
+    on_reply: Callable[[bytes], None] | None = None,
 ) -> SpokeLink:
     """A joiner's (or bot's) relay end over its channel to the host (``async with``); with
     ``redial`` a dropped link is dialled again for ``grace`` seconds."""
     if table.seating.seats[table.seat].public_key != identity.public_key:
         raise ValueError(f"seat {table.seat} is not this identity's")
     spoke = StarSpoke(seats_of(table), table.seat, identity.sign)
-    return SpokeLink(spoke, table.channels[0], grace=grace, redial=redial, on_notice=on_notice)
+    return SpokeLink(
+        spoke,
+        table.channels[0],
+        grace=grace,
+        redial=redial,
+        on_notice=on_notice,
+        on_reply=on_reply,
+    )
 
 
 class Link(Protocol):
@@ -384,8 +392,12 @@ class SpokeLink:
         grace: float = 0.0,
         redial: Redial | None = None,
         on_notice: Notify | None = None,
+        on_reply: Callable[[bytes], None] | None = None,
     ) -> None:
         self.spoke = spoke
+        self.on_reply = on_reply
+        """Called with each acknowledgement we sign, before it is sent (it carries the
+        host's receipt: ``p2p66.live.receiptlog`` keeps those in ``<replay>.receipts``)."""
         self.link = link
         self.receipt_timeout = receipt_timeout
         self.grace = grace
@@ -452,6 +464,8 @@ class SpokeLink:
                     self.announced[delivery.notice.seat] = delivery.notice.state
                     self._notify(delivery.notice.seat, delivery.notice.state)
                 if delivery.reply is not None:
+                    if self.on_reply is not None:
+                        self.on_reply(delivery.reply)
                     await self.link.send(delivery.reply)
                 for data in self.spoke.resends():
                     await self.link.send(data)

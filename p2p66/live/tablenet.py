@@ -23,6 +23,7 @@ from typing import Final, Protocol
 
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, table_options
+from p2p66.live.receiptlog import keeper, open_receipts_or_none
 from p2p66.live.star import ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
@@ -350,6 +351,14 @@ async def play_hosted(
             await close_table(table, reason, also=list(hub.links.values()))
 
 
+async def _receipted(spoke: SpokeLink, timeout: float) -> None:
+    """Wait (up to ``timeout`` s) until the host has receipted every record of ours."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            while spoke.spoke.waiting_for_receipt() is not None:
+                await asyncio.sleep(0.02)
+
+
 async def play_joined(
     table: Table,
     identity: Identity,
@@ -365,13 +374,21 @@ async def play_joined(
     """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
     link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
     (default: a fresh one). ``restarted``: a restarted process's replay, to whose end
-    ``peer`` is restored; the channel's first exchange is then a resynchronisation."""
+    ``peer`` is restored; the channel's first exchange is then a resynchronisation.
+    Beside the replay it keeps the host's receipts (``<replay>.receipts``), so a fork can
+    be proven after the game."""
     from p2p66.live.starlink import spoke_for
 
     reason = "the match is over"
     drops = dropouts or Dropouts()
+    receipts = open_receipts_or_none(table, replay)
     link = spoke_for(
-        table, identity, grace=drops.grace, redial=drops.redial, on_notice=drops.on_notice
+        table,
+        identity,
+        grace=drops.grace,
+        redial=drops.redial,
+        on_notice=drops.on_notice,
+        on_reply=None if receipts is None else keeper(receipts),
     )
     if restarted is not None:
         link.spoke.restore(restarted.records)
@@ -385,6 +402,10 @@ async def play_joined(
                 peer, spoke, choose, replay=replay, on_events=on_events, writer=restarted,
             )  # fmt: skip
             reason = end.fault or reason
+            if end.fault is None:  # our last record's receipt, for the side file and the host
+                await _receipted(spoke, DRAIN_SECONDS)
             return end
     finally:
+        if receipts is not None:
+            receipts.close()
         await close_table(table, reason, also=[link.link])

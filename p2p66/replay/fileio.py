@@ -221,7 +221,7 @@ class ReplayWriter:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
                 self._write(PREAMBLE)
                 if fsync:
-                    _fsync_directory(self.path.parent)
+                    fsync_directory(self.path.parent)
         except ReplayFormatError as exc:
             raise ReplayDamaged(
                 errno.EINVAL, f"cannot append to {self.path}: {exc}; the file is left as it is"
@@ -285,7 +285,7 @@ class ReplayWriter:
                 os.fsync(self._fd)
             except OSError as exc:
                 raise _write_error(self.path, exc) from exc
-            _fsync_directory(self.path.parent)
+            fsync_directory(self.path.parent)
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -299,7 +299,7 @@ class ReplayWriter:
         self.close()
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
     """Make a new file's directory entry durable (POSIX; a no-op where it cannot be done)."""
     try:
         fd = os.open(directory, os.O_RDONLY)

@@ -28,6 +28,7 @@ from typing import Final
 
 import msgpack
 
+from p2p66.net.identity import fingerprint
 from p2p66.session.canonical import NonCanonical, unpack
 from p2p66.session.headacks import HOST_SEAT, HeadAck, HeadAckError
 from p2p66.session.records import GENESIS, HASH_SIZE, MAX_BODY, MAX_PARTIES, Record, RecordError
@@ -38,6 +39,10 @@ MAX_PROOF_BYTES: Final = 2 * MAX_BODY + 4096
 
 class ForkProofError(ValueError):
     """The bytes are not a valid equivocation proof (the message says what is wrong)."""
+
+
+class ForkProofUnreadable(ForkProofError):
+    """Not a fork proof at all: unreadable, too big, or not of the proof's shape."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,16 @@ class ForkVerdict:
             "in the other"
         )
 
+    def statement(self, name: str | None = None) -> str:
+        """What the proof shows, naming the accused (``name``: as a replay or pins know it)."""
+        role = "host" if self.seat == HOST_SEAT else "player"
+        who = f"{role} {name}" if name else role
+        return (
+            f"{who} (seat {self.seat}, key {fingerprint(self.key)}) showed two different "
+            f"records at position {self.position}: it signed that record {self.position} "
+            f"hashes to {self.first.hex()[:16]}... and to {self.second.hex()[:16]}..."
+        )
+
 
 def statement_signed_by(ack: HeadAck, seat: int, key: bytes, table: bytes) -> bool:
     """True if ``ack`` is a statement of ``seat`` (its own, or the host's receipt inside it)."""
@@ -154,34 +169,40 @@ def check_fork_proof(
     )
 
 
-def check_fork_file(path: Path) -> ForkVerdict:
-    """``check_fork_proof`` on a file (what ``p2p66 verify --fork FILE`` runs)."""
+def read_fork_file(path: Path) -> bytes:
+    """A proof file's bytes; ``ForkProofUnreadable`` if it cannot be read or is too big."""
     try:
-        data = path.read_bytes()
+        if path.stat().st_size > MAX_PROOF_BYTES:
+            raise ForkProofUnreadable(f"{path}: a fork proof has at most {MAX_PROOF_BYTES} bytes")
+        return path.read_bytes()
     except OSError as exc:
-        raise ForkProofError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return check_fork_proof(data)
+        raise ForkProofUnreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def check_fork_file(path: Path) -> ForkVerdict:
+    """``check_fork_proof`` on a file."""
+    return check_fork_proof(read_fork_file(path))
 
 
 def decode_fork_proof(data: bytes) -> ForkProof:
     """Parse a proof file's bytes (shape and canonical form only; no signature checks)."""
     if len(data) > MAX_PROOF_BYTES:
-        raise ForkProofError(f"a fork proof has at most {MAX_PROOF_BYTES} bytes")
+        raise ForkProofUnreadable(f"a fork proof has at most {MAX_PROOF_BYTES} bytes")
     try:
         obj = unpack(data)
     except NonCanonical as exc:
-        raise ForkProofError(f"not a fork proof: {exc}") from None
+        raise ForkProofUnreadable(f"not a fork proof: {exc}") from None
     if not (isinstance(obj, list) and len(obj) == 6 and obj[0] == FORK_FORMAT):
-        raise ForkProofError(
+        raise ForkProofUnreadable(
             f"not a fork proof: expected [{FORK_FORMAT!r}, table, seat, key, a, b]"
         )
     _, table, seat, key, first, second = obj
     if not (isinstance(table, bytes) and len(table) == HASH_SIZE):
-        raise ForkProofError("the table id must be 32 bytes")
+        raise ForkProofUnreadable("the table id must be 32 bytes")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PARTIES:
-        raise ForkProofError("the accused seat must be 0 to 7")
+        raise ForkProofUnreadable("the accused seat must be 0 to 7")
     if not (isinstance(key, bytes) and len(key) == HASH_SIZE):
-        raise ForkProofError("the accused key must be 32 bytes")
+        raise ForkProofUnreadable("the accused key must be 32 bytes")
     return ForkProof(table, seat, key, _evidence(first, "first"), _evidence(second, "second"))
 
 
@@ -189,12 +210,12 @@ def _evidence(obj: object, name: str) -> Evidence:
     if not (
         isinstance(obj, list) and len(obj) in (1, 2) and all(isinstance(x, bytes) for x in obj)
     ):
-        raise ForkProofError(f"the {name} item must be [ack] or [ack, record] (byte strings)")
+        raise ForkProofUnreadable(f"the {name} item must be [ack] or [ack, record] (byte strings)")
     try:
         ack = HeadAck.decode(obj[0])
         record = Record.decode(obj[1]) if len(obj) == 2 else None
     except (HeadAckError, RecordError) as exc:
-        raise ForkProofError(f"the {name} item is malformed: {exc}") from None
+        raise ForkProofUnreadable(f"the {name} item is malformed: {exc}") from None
     return Evidence(ack, record)
 
 

@@ -55,6 +55,14 @@ def _descendants(root: int) -> set[int]:
     return found
 
 
+def _cmdline(pid: int) -> str:
+    """The command line of ``pid`` ("" once it has exited: a sample races the processes)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
 def _alive(pids: set[int]) -> set[int]:
     table = _processes()
     return {pid for pid in pids if pid in table and table[pid][1] not in ("Z", "X")}
@@ -101,14 +109,19 @@ def test_stopping_a_run_stops_workers_tracker_and_bots(
         command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     try:
-        logs = tmp_path / "run-bots"
         want = 2 * concurrency  # two bots per worker
-        started = _wait_for(lambda: logs.exists() and len(list(logs.iterdir())) >= want, 60)
-        assert started, f"the run never started {want} bots"
-        family = _descendants(run.pid)
-        bots = {p for p in family if str(bot) in Path(f"/proc/{p}/cmdline").read_text()}
         helpers = 3 if concurrency > 1 else 0  # 2 workers + the resource tracker
-        assert len(bots) >= want and len(family) >= len(bots) + helpers
+        family: set[int] = set()
+
+        def running() -> bool:
+            """Every bot and helper is up (a bot just forked shows the runner's command line
+            until it has exec'd its own, so one sample may count it out: sample again)."""
+            family.clear()
+            family.update(_descendants(run.pid))
+            bots = {p for p in family if str(bot) in _cmdline(p)}
+            return len(bots) >= want and len(family) >= len(bots) + helpers
+
+        assert _wait_for(running, 60), f"the run never had {want} bots and {helpers} helpers"
         os.kill(run.pid, signum)
         run.wait(timeout=30)
         left = family

@@ -1,8 +1,17 @@
-"""Helpers of the live tests: a scripted stand-in for SecureChannel, a TCP link one can cut."""
+"""Helpers of the live tests: a scripted stand-in for SecureChannel, a TCP link one can cut,
+a two-player match over loopback TCP."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+
+from p2p66.engine import RuleOptions, preset
+from p2p66.live.game import LiveGame, LiveGameError, cancel_quietly
+from p2p66.live.loopback import seeded_rng, signer_of
+from p2p66.net import Identity, Listener, join
+from p2p66.net.channel import ChannelConfig
+from p2p66.session.peer import Peer
 
 
 class FakeChannel:
@@ -58,3 +67,55 @@ class CuttableProxy:
         self.cut()
         if self.server is not None:
             self.server.close()
+
+
+@dataclass
+class LoopbackMatch:
+    """Alice hosts a sixty-six match (no proofs, seeded), Bob joins over loopback TCP."""
+
+    listener: Listener
+    host: Peer
+    guest: Peer
+    options: RuleOptions
+    bob: Identity
+    config: ChannelConfig
+
+    @classmethod
+    async def open(cls, seed: int, config: ChannelConfig) -> LoopbackMatch:
+        alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
+        listener = await Listener.open(
+            alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=config
+        )
+        options = preset("sixty-six")
+        host = Peer(0, signer_of(alice), options=options, soundness=0, rng=seeded_rng(seed, 0))
+        guest = Peer(1, signer_of(bob), rng=seeded_rng(seed, 1))
+        return cls(listener, host, guest, options, bob, config)
+
+    async def until_the_host_stops(
+        self, host_game: LiveGame, guest_game: LiveGame, *, quiet_guest: bool = False
+    ) -> LiveGameError:
+        """Run both games; the ``LiveGameError`` that stopped the host (AssertionError if
+        none did). ``quiet_guest``: the guest's own error is expected and not raised."""
+
+        async def guest() -> None:
+            channel = await join(self.listener.join_code("127.0.0.1"), self.bob, config=self.config)
+            try:
+                await guest_game.run(channel)
+            except LiveGameError:
+                if not quiet_guest:
+                    raise
+
+        task = asyncio.create_task(guest())
+        try:
+            await host_game.run(await self.listener.accept(timeout=10))
+        except LiveGameError as exc:
+            return exc
+        finally:
+            if quiet_guest:
+                await asyncio.wait_for(task, 10)
+            await cancel_quietly(task)
+            for game in (guest_game, host_game):
+                if game.channel is not None:
+                    await game.channel.aclose()
+            self.listener.close()
+        raise AssertionError("the host played on: nothing stopped it")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import os
 import re
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from livekit import CuttableProxy
+from livekit import CuttableProxy, LoopbackMatch
 
 from p2p66.engine import PlayerView, preset
 from p2p66.live.game import LiveGame, LiveGameError
@@ -373,32 +372,18 @@ def test_a_full_disk_stops_the_match_and_keeps_the_replay(tmp_path: Path) -> Non
             super().append(record)
 
     async def main() -> LiveGameError:
-        alice, bob = Identity.from_seed("alice", b"a" * 32), Identity.from_seed("bob", b"b" * 32)
-        listener = await Listener.open(
-            alice, words=("fox", "lamp", "river"), bind="127.0.0.1", port=0, config=FAST
+        match = await LoopbackMatch.open(3, FAST)
+        bots = (
+            make_table_bot("random", 1, match.options),
+            make_table_bot("random", 2, match.options),
         )
-        options = preset("sixty-six")
-        host = Peer(0, signer_of(alice), options=options, soundness=0, rng=seeded_rng(3, 0))
-        guest = Peer(1, signer_of(bob), rng=seeded_rng(3, 1))
-        bots = (make_table_bot("random", 1, options), make_table_bot("random", 2, options))
         writer = FullAfter(tmp_path / "full.p66", fsync=False)
-        host_game = LiveGame(host, bot_decider(host, bots[0]), writer=writer)
-        guest_game = LiveGame(guest, bot_decider(guest, bots[1]))
-
-        async def run_guest() -> None:
-            with contextlib.suppress(LiveGameError):
-                await guest_game.run(await join(listener.join_code("127.0.0.1"), bob, config=FAST))
-
-        task = asyncio.create_task(run_guest())
+        host_game = LiveGame(match.host, bot_decider(match.host, bots[0]), writer=writer)
+        guest_game = LiveGame(match.guest, bot_decider(match.guest, bots[1]))
         try:
-            await host_game.run(await listener.accept(timeout=10))
-        except LiveGameError as exc:
-            return exc
+            return await match.until_the_host_stops(host_game, guest_game, quiet_guest=True)
         finally:
-            await asyncio.wait_for(task, 10)
-            listener.close()
             writer.close()
-        raise AssertionError("the full disk went unnoticed")
 
     exc = asyncio.run(main())
     assert exc.kind == "replay" and "disk is full" in str(exc)

@@ -15,6 +15,8 @@ from p2p66.net.joincode import JoinCode, generate_words
 from p2p66.net.lobby import host_table, join_table
 from p2p66.net.tcp import Listener
 from p2p66.replay.fileio import read_replay
+from p2p66.replay.receipt_fork import Agreement, find_fork
+from p2p66.replay.receipts import read_receipts
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_records
 
@@ -110,3 +112,18 @@ def test_a_host_that_cannot_write_its_replay_stops_and_the_others_say_why(tmp_pa
     assert "could not be written" in host.fault
     for end in others:
         assert end.lost and end.culprit == 0, end
+
+
+@pytest.mark.timeout(300)
+def test_every_joiner_keeps_the_hosts_receipts_and_two_honest_files_agree(
+    tmp_path: Path,
+) -> None:
+    ends = _match("cut-throat", 3, (), tmp_path)
+    _check_whole_match(ends, 3, tmp_path)
+    last = len(ends[0].records) - 1
+    one, two = (read_receipts(tmp_path / f"p{s}.p66.receipts") for s in (1, 2))
+    assert (one.header.seat, two.header.seat) == (1, 2)
+    assert [r.seq for r in one.entries] == list(range(last + 1))
+    found = find_fork(one, two)
+    assert isinstance(found, Agreement) and found.upto == last
+    assert not (tmp_path / "p0.p66.receipts").exists()  # the host signs receipts, keeps none

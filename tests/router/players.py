@@ -138,6 +138,19 @@ def join(ns: str, workdir: Path, code: str, *extra: str) -> Player:
     )  # fmt: skip
 
 
+def hand_over_reply_code(host: Player, joiner: Player) -> str:
+    """The joiner's reply code (its public address, 198.51.100.2), typed into the host."""
+    reply = joiner.read_line("198.51.100.2:")
+    host.type_line(reply)
+    return reply
+
+
+def both_finish(host: Player, joiner: Player) -> None:
+    """Both played the match to the end (exit 0); else their stderr says why."""
+    assert joiner.finish() == 0, joiner.err
+    assert host.finish() == 0, host.err
+
+
 def same_replays(workdir: Path) -> bool:
     (h_file,) = (workdir / "host-replays").glob("*.p66")
     (j_file,) = (workdir / "joiner-replays").glob("*.p66")

@@ -3,7 +3,9 @@
 Each test builds its own lab (tests/router/lab.py) with the routers it needs,
 runs ``p2p66 host`` in one home and ``p2p66 join`` in the other (random bots,
 a match to 2, proofs off) and checks who reached whom, and that the router's
-port mapping is gone when the host is.
+port mapping is gone when the host is. The lab fixture stops every player a
+test started, pass or fail (``players.kill_all``), so the tests need no
+``try``/``finally`` of their own.
 """
 
 from __future__ import annotations
@@ -35,14 +37,10 @@ def test_both_routers_map_and_the_joiner_joins_by_the_public_code(
     lab.upnp("b", True)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("198.51.100.1:")
-        assert "dnat" in lab.forwarded_ports("a")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        assert joiner.finish() == 0, joiner.err
-        assert host.finish() == 0, host.err
-    finally:
-        host.kill()
+    code = host.read_line("198.51.100.1:")
+    assert "dnat" in lab.forwarded_ports("a")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.both_finish(host, joiner)
     assert "mapped on your router (UPnP IGD) to 198.51.100.1" in host.err
     assert "reply code" not in joiner.err.lower()
     assert players.same_replays(tmp_path)
@@ -55,14 +53,11 @@ def test_a_stopped_host_removes_its_mapping(
 ) -> None:
     lab.upnp("a", True)
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        host.read_line("198.51.100.1:")
-        assert "dnat" in lab.forwarded_ports("a")
-        assert PINHOLE_A in lab.pinholes("a")
-        host.proc.send_signal(stop)
-        assert host.finish(30) != 0
-    finally:
-        host.kill()
+    host.read_line("198.51.100.1:")
+    assert "dnat" in lab.forwarded_ports("a")
+    assert PINHOLE_A in lab.pinholes("a")
+    host.proc.send_signal(stop)
+    assert host.finish(30) != 0
     assert _no_mapping_left(lab, "a")
     assert PINHOLE_A not in lab.pinholes("a")
     assert "Traceback" not in host.err
@@ -77,16 +72,13 @@ def test_sigterm_during_and_after_the_match_removes_the_mapping(
     lab.upnp("a", True)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path, "--target", "7")
-    try:
-        code = host.read_line("198.51.100.1:")
-        assert PINHOLE_A in lab.pinholes("a")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        host.wait_err("hand 1:" if moment == "during the match" else "match over:", 120)
-        host.proc.send_signal(stop)
-        ended = host.finish(30)
-        joiner.finish(60)
-    finally:
-        host.kill()
+    code = host.read_line("198.51.100.1:")
+    assert PINHOLE_A in lab.pinholes("a")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    host.wait_err("hand 1:" if moment == "during the match" else "match over:", 120)
+    host.proc.send_signal(stop)
+    ended = host.finish(30)
+    joiner.finish(60)
     assert _no_mapping_left(lab, "a"), host.err
     assert PINHOLE_A not in lab.pinholes("a")
     assert "Traceback" not in host.err
@@ -98,22 +90,16 @@ def test_sigterm_during_and_after_the_match_removes_the_mapping(
 
 def test_upnp_required_but_no_router_answers_fails_loudly(lab: RouterLab, tmp_path: Path) -> None:
     host = players.host(_host_ns(lab), tmp_path, "--upnp")
-    try:
-        assert host.finish(30) == 3
-    finally:
-        host.kill()
+    assert host.finish(30) == 3
     assert "cannot host with --upnp: no router answered UPnP or NAT-PMP" in host.err
 
 
 def test_nat_pmp_only_router_maps_too(lab: RouterLab, tmp_path: Path) -> None:
     lab.upnp("a", True, upnp=False)
     host = players.host(_host_ns(lab), tmp_path, "--upnp")
-    try:
-        host.read_line("198.51.100.1:")
-        assert "dnat" in lab.forwarded_ports("a")
-        assert host.terminate() == 3
-    finally:
-        host.kill()
+    host.read_line("198.51.100.1:")
+    assert "dnat" in lab.forwarded_ports("a")
+    assert host.terminate() == 3
     assert "(NAT-PMP)" in host.err
     assert _no_mapping_left(lab, "a")
 
@@ -123,19 +109,11 @@ def test_host_router_without_upnp_joiner_offers_a_reply_code(
 ) -> None:
     lab.upnp("b", True)
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("@192.168.1.2:")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        try:
-            reply = joiner.read_line("198.51.100.2:")
-            assert reply.split("@")[0] == code.split("@")[0]
-            host.type_line(reply)
-            assert joiner.finish() == 0, joiner.err
-            assert host.finish() == 0, host.err
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
+    code = host.read_line("@192.168.1.2:")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    reply = players.hand_over_reply_code(host, joiner)
+    assert reply.split("@")[0] == code.split("@")[0]
+    players.both_finish(host, joiner)
     assert "No port mapping" in host.err
     assert "Cannot reach the host" in joiner.err
     assert "Connecting to the joiner at [2001:db8:b::2]:" in host.err
@@ -158,19 +136,12 @@ def test_a_reply_code_match_reconnects_after_a_lost_link(
         lab.block_ipv6_between_homes()
         want = "198.51.100.1:"
     host = players.host(_host_ns(lab), tmp_path, "--target", "7")
-    try:
-        code = host.read_line(want)
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        try:
-            host.type_line(joiner.read_line("198.51.100.2:"))
-            joiner.wait_err("hand 1:", 120)
-            assert ":6666" in lab.drop_connections(_host_ns(lab, "b"))  # the match's link
-            assert joiner.finish() == 0, joiner.err
-            assert host.finish() == 0, host.err
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
+    code = host.read_line(want)
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.hand_over_reply_code(host, joiner)
+    joiner.wait_err("hand 1:", 120)
+    assert ":6666" in lab.drop_connections(_host_ns(lab, "b"))  # the match's link
+    players.both_finish(host, joiner)
     assert f"Connected by {path}" in joiner.err
     for player in (host, joiner):
         assert "connection lost: reconnecting" in player.err, player.err
@@ -185,18 +156,15 @@ def test_a_killed_joiner_of_a_reply_code_match_resumes_on_its_reply_port(
     lab.upnp("b", True)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path, "--target", "7")
-    try:
-        code = host.read_line("@192.168.1.2:")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        host.type_line(joiner.read_line("198.51.100.2:"))
-        joiner.wait_err("hand 1:", 120)
-        joiner.kill()
-        again = players.start(_host_ns(lab, "b"), tmp_path, "joiner", "join", "--resume",
-                              *players.BOT_MATCH)  # fmt: skip
-        assert again.finish() == 0, again.err
-        assert host.finish() == 0, host.err
-    finally:
-        host.kill()
+    code = host.read_line("@192.168.1.2:")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.hand_over_reply_code(host, joiner)
+    joiner.wait_err("hand 1:", 120)
+    joiner.kill()
+    again = players.start(_host_ns(lab, "b"), tmp_path, "joiner", "join", "--resume",
+                          *players.BOT_MATCH)  # fmt: skip
+    assert again.finish() == 0, again.err
+    assert host.finish() == 0, host.err
     assert "waiting on port" in again.err and "for the host to dial you again" in again.err
     assert players.same_replays(tmp_path)
     assert _no_mapping_left(lab, "b")
@@ -208,18 +176,10 @@ def test_neither_router_maps_simultaneous_open(lab: RouterLab, tmp_path: Path) -
     lab.upnp("b", True, maps=False)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("198.51.100.1:")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        try:
-            reply = joiner.read_line("198.51.100.2:")
-            host.type_line(reply)
-            assert joiner.finish() == 0, joiner.err
-            assert host.finish() == 0, host.err
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
+    code = host.read_line("198.51.100.1:")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.hand_over_reply_code(host, joiner)
+    players.both_finish(host, joiner)
     assert "refused the mapping" in host.err
     assert players.same_replays(tmp_path)
 
@@ -233,17 +193,10 @@ def test_a_silent_host_address_gets_a_reply_code_while_it_is_still_tried(
     lab.upnp("b", True)
     lab.block_ipv6_between_homes()
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("198.51.100.1:")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        try:
-            host.type_line(joiner.read_line("198.51.100.2:"))
-            assert joiner.finish() == 0, joiner.err
-            assert host.finish() == 0, host.err
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
+    code = host.read_line("198.51.100.1:")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.hand_over_reply_code(host, joiner)
+    players.both_finish(host, joiner)
     offered = joiner.err.index("Give the host this reply code")
     assert joiner.err.index("No answer from the host yet") < offered
     assert "timed out" not in joiner.err[:offered]
@@ -252,12 +205,9 @@ def test_a_silent_host_address_gets_a_reply_code_while_it_is_still_tried(
 
 def test_neither_router_answers_says_so_plainly(lab: RouterLab, tmp_path: Path) -> None:
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("@192.168.1.2:")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        assert joiner.finish(60) == 3
-    finally:
-        host.kill()
+    code = host.read_line("@192.168.1.2:")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    assert joiner.finish(60) == 3
     assert "Neither of you can be reached from the internet" in joiner.err
     assert "Traceback" not in joiner.err
 
@@ -268,18 +218,11 @@ def test_carrier_grade_nat_is_named_and_a_reply_code_still_works(
     lab.upnp("c", True)
     lab.upnp("b", True)
     host = players.host(lab.homes["c"].machine_ns, tmp_path)
-    try:
-        code = host.read_line("@192.168.3.2:")
-        assert "100.64.0.2" not in code
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
-        try:
-            host.type_line(joiner.read_line("198.51.100.2:"))
-            assert joiner.finish() == 0, joiner.err
-            assert host.finish() == 0, host.err
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
+    code = host.read_line("@192.168.3.2:")
+    assert "100.64.0.2" not in code
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code)
+    players.hand_over_reply_code(host, joiner)
+    players.both_finish(host, joiner)
     assert "100.64.0.2 is itself behind your provider's NAT (carrier-grade NAT" in host.err
     assert "nobody on the internet can reach you" in host.err
     assert _no_mapping_left(lab, "c")
@@ -290,14 +233,10 @@ def test_ipv6_only_between_the_homes(lab: RouterLab, tmp_path: Path) -> None:
     lab.upnp("a", True)
     lab.block_ipv4_between_homes()
     host = players.host(_host_ns(lab), tmp_path)
-    try:
-        code = host.read_line("@[2001:db8:a::2]:")
-        assert "198.51.100.1:" in code  # both addresses in one code
-        assert PINHOLE_A in lab.pinholes("a")
-        joiner = players.join(_host_ns(lab, "b"), tmp_path, code, "--no-reply")
-        assert joiner.finish() == 0, joiner.err
-        assert host.finish() == 0, host.err
-    finally:
-        host.kill()
+    code = host.read_line("@[2001:db8:a::2]:")
+    assert "198.51.100.1:" in code  # both addresses in one code
+    assert PINHOLE_A in lab.pinholes("a")
+    joiner = players.join(_host_ns(lab, "b"), tmp_path, code, "--no-reply")
+    players.both_finish(host, joiner)
     assert players.same_replays(tmp_path)
     assert PINHOLE_A not in lab.pinholes("a")  # closed again
