@@ -377,6 +377,7 @@ async def play_hosted(
         finally:
             for task in tasks:
                 task.cancel()
+            hub.finish()  # links that end from now on are goodbyes, not drops
             await hub.settle()  # the last joiner record may still be on its way to the others
             if reason == "the match is over":  # every joiner holds the last record: then close
                 await hub.drained(timeout=DRAIN_SECONDS)
@@ -414,6 +415,8 @@ async def play_joined(
                 peer or peer_for(table, identity), spoke, choose, replay=replay,
                 on_events=on_events, writer=restarted,
             )  # fmt: skip
+            if end.fault is None:  # our acknowledgement of the last record goes out first
+                await spoke.settle(DRAIN_SECONDS)
             reason = end.fault or reason
             return end
     finally:

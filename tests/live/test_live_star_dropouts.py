@@ -110,8 +110,9 @@ def test_a_dropped_joiner_reconnects_and_the_match_ends_with_identical_valid_rep
 ) -> None:
     async def main() -> None:
         table = await MemoryTable.seat(preset, players)
-        choosers = {2: cutting_chooser(table, 2, {2, 5})}
-        ends = await table.play(tmp_path, choosers=choosers)
+        choosers = {2: cutting_chooser(table, 2, {1, 4})}
+        ends = await table.play(tmp_path, target=3, choosers=choosers)
+        assert table.cuts  # its first move at least: the match always gets there
         for end in ends:
             assert end.fault is None, end.fault
         assert len(_replays(tmp_path, range(players))) == 1
@@ -119,7 +120,9 @@ def test_a_dropped_joiner_reconnects_and_the_match_ends_with_identical_valid_rep
         assert report.status is Status.VALID, report.headline()
         observers = {o for o, seat, state in table.notices if seat == 2 and state == "reconnecting"}
         assert observers >= {0, 1}  # the host saw it, and told the others
-        assert (0, 2, "back") in table.notices
+        backs = [n for n in table.notices if n == (0, 2, "back")]
+        assert len(backs) == len(table.cuts)  # back after every cut
+        assert (0, 2, "gone") not in table.notices  # nor taken for gone at the end
 
     asyncio.run(main())
 
