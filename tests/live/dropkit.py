@@ -139,3 +139,36 @@ def cutting_chooser(
         return await inner(peer)
 
     return choose
+
+
+def first_move_sets_off(
+    table: MemoryTable, action: Callable[[], None], base: dict[int, Chooser] | None = None
+) -> dict[int, Chooser]:
+    """Every seat's bot (``base``'s where given); the match's first move, whoever makes it,
+    runs ``action`` once, just before (so it happens whatever the deal and the dealer)."""
+    fired: list[bool] = []
+
+    def wrap(seat: int) -> Chooser:
+        inner = (base or {}).get(seat) or table.chooser(seat)
+
+        async def choose(peer: Peer) -> int | str:
+            if not fired:
+                fired.append(True)
+                action()
+            return await inner(peer)
+
+        return choose
+
+    return {seat: wrap(seat) for seat in range(len(table.ids))}
+
+
+def cut_for_good(table: MemoryTable, *seats: int) -> Callable[[], None]:
+    """An action: ``seats``' links end and they cannot dial back."""
+
+    def act() -> None:
+        table.refuse_redial.update(seats)
+        for seat in seats:
+            table.cuts.append(seat)
+            table.cut(seat)
+
+    return act

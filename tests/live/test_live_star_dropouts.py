@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dropkit import MemoryTable, cutting_chooser
+from dropkit import MemoryTable, cut_for_good, cutting_chooser, first_move_sets_off
 from starkit import Star
 
 from p2p66.live.star import SeatFault
@@ -110,9 +110,14 @@ def test_a_dropped_joiner_reconnects_and_the_match_ends_with_identical_valid_rep
 ) -> None:
     async def main() -> None:
         table = await MemoryTable.seat(preset, players)
-        choosers = {2: cutting_chooser(table, 2, {1, 4})}
+
+        def cut_two() -> None:
+            table.cuts.append(2)
+            table.cut(2)
+
+        again = {2: cutting_chooser(table, 2, {3})}  # and again at its third move, if any
+        choosers = first_move_sets_off(table, cut_two, again)
         ends = await table.play(tmp_path, target=3, choosers=choosers)
-        assert table.cuts  # its first move at least: the match always gets there
         for end in ends:
             assert end.fault is None, end.fault
         assert len(_replays(tmp_path, range(players))) == 1
@@ -133,7 +138,7 @@ def test_past_the_grace_the_host_claims_the_missing_seat_abandoned_and_verify_sa
 ) -> None:
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
-        choosers = {2: cutting_chooser(table, 2, {3}, then=lambda: table.refuse_redial.add(2))}
+        choosers = first_move_sets_off(table, cut_for_good(table, 2))
         ends = await table.play(tmp_path, grace=0.5, choosers=choosers)
         host, one, two = ends
         assert host.culprit == 2 and host.lost and "abandoned by seat 2 (p2)" in (host.fault or "")
@@ -187,25 +192,19 @@ def test_a_host_claiming_a_linked_joiner_left_is_blamed_by_it_and_by_the_others(
 
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
-        victim = table.chooser(2)
-        moves = 0
 
-        async def choose(peer):  # type: ignore[no-untyped-def]
-            nonlocal moves
-            moves += 1
-            if moves == 3:  # from here the host stops reading seat 2: its record never counts
-                lying[0].lying = True
-                link = lying[0].hub.links[2]
-                real_recv = link.recv
+        def lie() -> None:  # from here the host stops reading seat 2 (after the read under
+            lying[0].lying = True  # way): its records never count, and it claims seat 2 left
+            link = lying[0].hub.links[2]
+            real_recv = link.recv
 
-                async def deaf() -> bytes:
-                    await asyncio.Event().wait()
-                    return await real_recv()
+            async def deaf() -> bytes:
+                await asyncio.Event().wait()
+                return await real_recv()
 
-                link.recv = deaf  # type: ignore[method-assign]
-            return await victim(peer)
+            link.recv = deaf  # type: ignore[method-assign]
 
-        ends = await table.play(tmp_path, choosers={2: choose})
+        ends = await table.play(tmp_path, choosers=first_move_sets_off(table, lie))
         host, one, two = ends
         assert host.culprit == 2  # the liar's own story
         assert two.culprit == 0 and two.cheat and "false claim" in (two.fault or "")
@@ -257,7 +256,7 @@ def test_joiners_wait_the_grace_for_a_host_that_dropped_off_then_blame_it(tmp_pa
             table.cut(1)
             table.cut(2)
 
-        choosers = {1: cutting_chooser(table, 1, {2}, then=vanish)}
+        choosers = first_move_sets_off(table, vanish)
         ends = await table.play(tmp_path, grace=0.5, choosers=choosers)
         for end in ends[1:]:
             assert end.culprit == 0 and end.lost and "abandoned by the host" in (end.fault or "")
@@ -395,10 +394,14 @@ def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
 
+        fired: list[bool] = []
+
         def both() -> None:  # seat 1 is away while the host announces that seat 2 is
-            table.refuse_redial.update({1, 2})
-            table.cut(1)
-            table.cut(2)
+            if not fired:  # (runs before either spoke can redial: no await in between)
+                fired.append(True)
+                table.refuse_redial.update({1, 2})
+                table.cut(1)
+                table.cut(2)
 
         async def let_one_back() -> None:
             lost = {(0, 1, "reconnecting"), (0, 2, "reconnecting")}
@@ -407,10 +410,11 @@ def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later
             table.refuse_redial.discard(1)
 
         back = asyncio.create_task(let_one_back())
-        ends = await table.play(
-            tmp_path, grace=3, choosers={2: cutting_chooser(table, 2, {2}, both)}
-        )
-        await back
+        # whichever of seats 1 and 2 moves first (the first dealer sits out) sets it off
+        choosers = {s: cutting_chooser(table, s, {1}, both) for s in (1, 2)}
+        ends = await table.play(tmp_path, grace=3, target=3, choosers=choosers)
+        async with asyncio.timeout(5):
+            await back
         host, one, _ = ends
         assert host.culprit == 2 and "abandoned by seat 2" in (host.fault or "")
         assert one.culprit == 2 and not one.cheat, one.fault  # no "suspect claim" here
