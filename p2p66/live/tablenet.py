@@ -23,7 +23,7 @@ from typing import Final, Protocol
 
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, TableView, table_options
-from p2p66.live.star import ForkProven
+from p2p66.live.star import Displaced, ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
@@ -213,7 +213,15 @@ async def play_seat(
         while True:
             for record in peer.data_to_send():
                 keep(record)  # on disk before it leaves: a restarted process resends it
-                if await link.send_own(record) is False:
+                try:
+                    sent = await link.send_own(record)
+                except Displaced:  # the host put another record in its place: which?
+                    other = await link.next_record(timeout=record_timeout)
+                    suspect = false_claim(peer, link, other)
+                    if suspect is not None:  # our record stays in our replay: evidence
+                        return end(fault=suspect, culprit=HOST_SEAT, cheat=True)
+                    raise
+                if sent is False:
                     records.pop()  # void (the hub sent it nowhere): not part of the chain
                     if writer is not None:
                         writer.truncate(len(records))
