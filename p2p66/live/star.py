@@ -62,6 +62,15 @@ class RelayFault(RemoteProtocolError):
         super().__init__(f"the host broke the relay protocol: {message}", HOST_SEAT, kind=kind)
 
 
+class Displaced(LocalProtocolError):
+    """Our record came too late: the host already relayed another record at its place
+    (``seq``), which waits in the spoke's queue to be read."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"our record {seq} came too late: the host relayed another in its place")
+        self.seq = seq
+
+
 class ForkProven(CheatingDetected):
     """A seat signed two different chains; ``proof`` is the file any verifier accepts."""
 
@@ -313,6 +322,8 @@ class StarSpoke:
             raise LocalProtocolError(f"our records are seat {self.seat}'s")
         if len(self.pending) >= MAX_PENDING_OWN:
             raise LocalProtocolError("too many of our records wait for the host's receipt")
+        if record.seq < self.chain.next_seq and not self.pending:
+            raise Displaced(record.seq)
         try:
             self.chain.check_next(record)
         except RecordError as exc:

@@ -153,6 +153,7 @@ class HubLinks:
         self.given_up: set[int] = set()
         """Gone seats the session was told of (``SeatLost``): they may not come back."""
         self._losses: dict[int, int] = dict.fromkeys(hub.seats.joiners, 0)
+        self._finished = False
         self.kept_at: dict[int, float] = {}
         """When (``time.monotonic``) the hub kept each chain position: how long a joiner's
         acknowledgement of it has been owed (``live.linkstate``)."""
@@ -218,10 +219,19 @@ class HubLinks:
         if failed:
             await self._lose(failed)
 
+    def finish(self) -> None:
+        """The match is over: a link that ends from now on is a goodbye (nobody is told, nor
+        waited for); a seat already reconnecting is still waited for by ``drained``."""
+        self._finished = True
+
     async def _lose(self, failed: dict[int, TransportError]) -> None:
         """Seats whose link ended: tell the others they are reconnecting, start their grace."""
         for seat, exc in failed.items():
             if seat in self.lost:
+                continue
+            if self._finished:
+                self.lost[seat] = exc
+                self.gone.add(seat)
                 continue
             self.lost[seat] = exc
             self._losses[seat] += 1
@@ -231,7 +241,7 @@ class HubLinks:
                 self._tasks.append(asyncio.create_task(self._expire(seat, loss)))
             else:
                 self._go(seat)
-        for seat in failed:
+        for seat in failed if not self._finished else ():
             notice = LinkNotice(seat, "reconnecting").encode()
             await self._send([(other, notice) for other in self.hub.seats.joiners if other != seat])
 
@@ -407,6 +417,7 @@ class SpokeLink:
         """Each seat's link state as the host last announced it (``LinkNotice``)."""
         self.reconnecting = False
         self.resumes = 0
+        self._acked_out = -1
         self.refusal: TransportError | None = None
         """The last reason a reconnection failed (the host's words if it refused us)."""
         self._sent_at: dict[int, float] = {}
@@ -463,10 +474,12 @@ class SpokeLink:
                 if delivery.notice is not None:
                     self.announced[delivery.notice.seat] = delivery.notice.state
                     self._notify(delivery.notice.seat, delivery.notice.state)
-                if delivery.reply is not None:
+                if delivery.reply is not None:  # always our acknowledgement of the newest
                     if self.on_reply is not None:
                         self.on_reply(delivery.reply)
                     await self.link.send(delivery.reply)
+                    if self.spoke.last_ack is not None:
+                        self._acked_out = self.spoke.last_ack.seq
                 for data in self.spoke.resends():
                     await self.link.send(data)
             finally:
@@ -519,6 +532,20 @@ class SpokeLink:
             await link.send(data)
         for data in self.spoke.resends():
             await link.send(data)
+
+    async def settle(self, timeout: float) -> bool:
+        """Wait until every record we hold is receipted and our acknowledgement of the last
+        one has gone to the host (before closing at the end of the match); False if
+        ``timeout`` seconds pass first, or the link is down."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if not self.spoke.pending and self._acked_out == self.spoke.head:
+                return True
+            if self._task is None or self._task.done():
+                return False
+            await asyncio.sleep(0.02)
+        return False
 
     async def send_own(self, record: Record) -> None:
         data = self.spoke.own(record)

@@ -24,7 +24,7 @@ from typing import Final, Protocol
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, table_options
 from p2p66.live.receiptlog import keeper, open_receipts_or_none
-from p2p66.live.star import ForkProven
+from p2p66.live.star import Displaced, ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
@@ -177,7 +177,15 @@ async def play_seat(
         while True:
             for record in peer.data_to_send():
                 keep(record)  # on disk before it leaves: a restarted process resends it
-                if await link.send_own(record) is False:
+                try:
+                    sent = await link.send_own(record)
+                except Displaced:  # the host put another record in its place: which?
+                    other = await link.next_record(timeout=record_timeout)
+                    suspect = false_claim(peer, link, other)
+                    if suspect is not None:  # our record stays in our replay: evidence
+                        return end(fault=suspect, culprit=HOST_SEAT, cheat=True)
+                    raise
+                if sent is False:
                     records.pop()  # void (the hub sent it nowhere): not part of the chain
                     if writer is not None:
                         writer.truncate(len(records))
@@ -345,6 +353,7 @@ async def play_hosted(
         finally:
             for task in tasks:
                 task.cancel()
+            hub.finish()  # links that end from now on are goodbyes, not drops
             await hub.settle()  # the last joiner record may still be on its way to the others
             if reason == "the match is over":  # every joiner holds the last record: then close
                 await hub.drained(timeout=DRAIN_SECONDS)
@@ -401,9 +410,10 @@ async def play_joined(
             end = await play_seat(
                 peer, spoke, choose, replay=replay, on_events=on_events, writer=restarted,
             )  # fmt: skip
-            reason = end.fault or reason
-            if end.fault is None:  # our last record's receipt, for the side file and the host
+            if end.fault is None:  # our last acknowledgement out, our last record receipted
+                await spoke.settle(DRAIN_SECONDS)
                 await _receipted(spoke, DRAIN_SECONDS)
+            reason = end.fault or reason
             return end
     finally:
         if receipts is not None:

@@ -38,6 +38,8 @@ class MemoryTable:
     notices: list[tuple[int, int, str]] = field(default_factory=list)
     """``(observer seat, seat, state)`` of every link notice heard."""
     refuse_redial: set[int] = field(default_factory=set)
+    cuts: list[int] = field(default_factory=list)
+    """Every link the test cut, in order."""
 
     @classmethod
     async def seat(cls, preset: str, players: int) -> MemoryTable:
@@ -83,13 +85,14 @@ class MemoryTable:
         return lambda seat, state: self.notices.append((observer, seat, state))
 
     def chooser(self, seat: int) -> Chooser:
-        return bot_chooser(BOT, seat, options_of(self.host, 2))
+        return bot_chooser(BOT, seat, options_of(self.host))
 
     async def play(
         self,
         folder: Path,
         *,
         grace: float = 20.0,
+        target: int = 2,
         choosers: dict[int, Chooser] | None = None,
         peers: dict[int, Peer] | None = None,
     ) -> list[TableEnd]:
@@ -99,7 +102,7 @@ class MemoryTable:
         plays = [
             play_hosted(
                 self.host, self.ids[0], choose.get(0) or self.chooser(0), {},
-                replay=folder / "p0.p66", target=2, dropouts=host_drops,
+                replay=folder / "p0.p66", target=target, dropouts=host_drops,
             ),
             *(
                 play_joined(
@@ -129,9 +132,43 @@ def cutting_chooser(
         nonlocal count
         count += 1
         if count in at_moves:
+            table.cuts.append(seat)
             table.cut(seat)
             if then is not None:
                 then()
         return await inner(peer)
 
     return choose
+
+
+def first_move_sets_off(
+    table: MemoryTable, action: Callable[[], None], base: dict[int, Chooser] | None = None
+) -> dict[int, Chooser]:
+    """Every seat's bot (``base``'s where given); the match's first move, whoever makes it,
+    runs ``action`` once, just before (so it happens whatever the deal and the dealer)."""
+    fired: list[bool] = []
+
+    def wrap(seat: int) -> Chooser:
+        inner = (base or {}).get(seat) or table.chooser(seat)
+
+        async def choose(peer: Peer) -> int | str:
+            if not fired:
+                fired.append(True)
+                action()
+            return await inner(peer)
+
+        return choose
+
+    return {seat: wrap(seat) for seat in range(len(table.ids))}
+
+
+def cut_for_good(table: MemoryTable, *seats: int) -> Callable[[], None]:
+    """An action: ``seats``' links end and they cannot dial back."""
+
+    def act() -> None:
+        table.refuse_redial.update(seats)
+        for seat in seats:
+            table.cuts.append(seat)
+            table.cut(seat)
+
+    return act

@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dropkit import MemoryTable, cutting_chooser
+from dropkit import MemoryTable, cut_for_good, cutting_chooser, first_move_sets_off
 from starkit import Star
 
 from p2p66.live.star import SeatFault
-from p2p66.live.starlink import HubLinks, SeatLost
+from p2p66.live.starlink import HubLinks, SeatLost, SpokeLink
 from p2p66.live.starwire import LinkNotice, ResumeRequest, decode_star_message
 from p2p66.net.errors import ConnectionLost, PeerClosed
 from p2p66.net.identity import Identity
@@ -20,6 +20,8 @@ from p2p66.net.memory import memory_channel_pair
 from p2p66.replay.fileio import read_replay
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_file
+from p2p66.session import messages as msg
+from p2p66.session.peer import Peer
 from p2p66.session.records import Record
 
 from dropkit import CONFIG  # isort: skip
@@ -110,8 +112,14 @@ def test_a_dropped_joiner_reconnects_and_the_match_ends_with_identical_valid_rep
 ) -> None:
     async def main() -> None:
         table = await MemoryTable.seat(preset, players)
-        choosers = {2: cutting_chooser(table, 2, {2, 5})}
-        ends = await table.play(tmp_path, choosers=choosers)
+
+        def cut_two() -> None:
+            table.cuts.append(2)
+            table.cut(2)
+
+        again = {2: cutting_chooser(table, 2, {3})}  # and again at its third move, if any
+        choosers = first_move_sets_off(table, cut_two, again)
+        ends = await table.play(tmp_path, target=3, choosers=choosers)
         for end in ends:
             assert end.fault is None, end.fault
         assert len(_replays(tmp_path, range(players))) == 1
@@ -119,7 +127,9 @@ def test_a_dropped_joiner_reconnects_and_the_match_ends_with_identical_valid_rep
         assert report.status is Status.VALID, report.headline()
         observers = {o for o, seat, state in table.notices if seat == 2 and state == "reconnecting"}
         assert observers >= {0, 1}  # the host saw it, and told the others
-        assert (0, 2, "back") in table.notices
+        backs = [n for n in table.notices if n == (0, 2, "back")]
+        assert len(backs) == len(table.cuts)  # back after every cut
+        assert (0, 2, "gone") not in table.notices  # nor taken for gone at the end
 
     asyncio.run(main())
 
@@ -130,7 +140,7 @@ def test_past_the_grace_the_host_claims_the_missing_seat_abandoned_and_verify_sa
 ) -> None:
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
-        choosers = {2: cutting_chooser(table, 2, {3}, then=lambda: table.refuse_redial.add(2))}
+        choosers = first_move_sets_off(table, cut_for_good(table, 2))
         ends = await table.play(tmp_path, grace=0.5, choosers=choosers)
         host, one, two = ends
         assert host.culprit == 2 and host.lost and "abandoned by seat 2 (p2)" in (host.fault or "")
@@ -149,10 +159,24 @@ def test_past_the_grace_the_host_claims_the_missing_seat_abandoned_and_verify_sa
 class _LyingHub:
     """A host's hub that, from the trigger on, stops reading seat 2 and claims it left."""
 
-    def __init__(self, hub: HubLinks, victim: int) -> None:
+    def __init__(self, hub: HubLinks, victim: int, peer: Peer, on_move: bool) -> None:
         self.hub = hub
         self.victim = victim
         self.lying = False
+        self.peer = peer
+        self.on_move = on_move
+        """Lie only when the victim owes a move (it is choosing as the claim comes)."""
+
+    def deafen(self) -> None:
+        """From now on the host reads nothing more of the victim (after the read under way)."""
+        link = self.hub.links[self.victim]
+        real_recv = link.recv
+
+        async def deaf() -> bytes:
+            await asyncio.Event().wait()
+            return await real_recv()
+
+        link.recv = deaf  # type: ignore[method-assign]
 
     async def send_own(self, record: Record) -> bool:
         return await self.hub.send_own(record)
@@ -160,49 +184,59 @@ class _LyingHub:
     async def next_record(
         self, timeout: float | None = None, waiting_on: int | None = None
     ) -> Record:
-        if self.lying and waiting_on == self.victim:
+        owed = self.peer.machine.expected()
+        move = owed is not None and owed.kinds[0] is msg.Move
+        if self.lying and waiting_on == self.victim and (move or not self.on_move):
+            self.deafen()
             raise SeatLost(self.victim, ConnectionLost("made up by the host"))
         return await self.hub.next_record(timeout, waiting_on)
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("on_move", [False, True])
 def test_a_host_claiming_a_linked_joiner_left_is_blamed_by_it_and_by_the_others(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on_move: bool
 ) -> None:
-    from p2p66.live import tablenet
+    """The claim comes while the victim's record is on its way, or (``on_move``) while the
+    victim is still choosing its move, so that its record comes after the claim."""
+    from p2p66.live import starlink, tablenet
 
-    real = tablenet.play_seat
+    real, real_spoke_for = tablenet.play_seat, starlink.spoke_for
     lying: list[_LyingHub] = []
+    spokes: dict[int, SpokeLink] = {}
 
     async def play_seat(peer, link, choose, **kw):  # type: ignore[no-untyped-def]
         if isinstance(link, HubLinks):
-            link = _LyingHub(link, 2)
+            link = _LyingHub(link, 2, peer, on_move)
             lying.append(link)
         return await real(peer, link, choose, **kw)
 
+    def spoke_for(table, identity, **kw):  # type: ignore[no-untyped-def]
+        spokes[table.seat] = real_spoke_for(table, identity, **kw)
+        return spokes[table.seat]
+
     monkeypatch.setattr(tablenet, "play_seat", play_seat)
+    monkeypatch.setattr(starlink, "spoke_for", spoke_for)
 
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
+
+        def lie() -> None:  # from here the host claims seat 2 left when it owes a record;
+            lying[0].lying = True  # on a move only, it reads seat 2 until it lies
+            if not on_move:
+                lying[0].deafen()
+
         victim = table.chooser(2)
-        moves = 0
 
-        async def choose(peer):  # type: ignore[no-untyped-def]
-            nonlocal moves
-            moves += 1
-            if moves == 3:  # from here the host stops reading seat 2: its record never counts
-                lying[0].lying = True
-                link = lying[0].hub.links[2]
-                real_recv = link.recv
-
-                async def deaf() -> bytes:
-                    await asyncio.Event().wait()
-                    return await real_recv()
-
-                link.recv = deaf  # type: ignore[method-assign]
+        async def stalls(peer: Peer) -> int | str:  # until the claim has reached its spoke
+            if on_move and lying and lying[0].lying:
+                async with asyncio.timeout(30):
+                    while spokes[2].spoke.chain.next_seq <= peer.machine.chain.next_seq:
+                        await asyncio.sleep(0.01)
             return await victim(peer)
 
-        ends = await table.play(tmp_path, choosers={2: choose})
+        choosers = first_move_sets_off(table, lie, {2: stalls})
+        ends = await table.play(tmp_path, target=3, choosers=choosers)
         host, one, two = ends
         assert host.culprit == 2  # the liar's own story
         assert two.culprit == 0 and two.cheat and "false claim" in (two.fault or "")
@@ -254,7 +288,7 @@ def test_joiners_wait_the_grace_for_a_host_that_dropped_off_then_blame_it(tmp_pa
             table.cut(1)
             table.cut(2)
 
-        choosers = {1: cutting_chooser(table, 1, {2}, then=vanish)}
+        choosers = first_move_sets_off(table, vanish)
         ends = await table.play(tmp_path, grace=0.5, choosers=choosers)
         for end in ends[1:]:
             assert end.culprit == 0 and end.lost and "abandoned by the host" in (end.fault or "")
@@ -392,10 +426,14 @@ def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later
     async def main() -> None:
         table = await MemoryTable.seat("three-handed", 3)
 
+        fired: list[bool] = []
+
         def both() -> None:  # seat 1 is away while the host announces that seat 2 is
-            table.refuse_redial.update({1, 2})
-            table.cut(1)
-            table.cut(2)
+            if not fired:  # (runs before either spoke can redial: no await in between)
+                fired.append(True)
+                table.refuse_redial.update({1, 2})
+                table.cut(1)
+                table.cut(2)
 
         async def let_one_back() -> None:
             lost = {(0, 1, "reconnecting"), (0, 2, "reconnecting")}
@@ -404,10 +442,11 @@ def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later
             table.refuse_redial.discard(1)
 
         back = asyncio.create_task(let_one_back())
-        ends = await table.play(
-            tmp_path, grace=3, choosers={2: cutting_chooser(table, 2, {2}, both)}
-        )
-        await back
+        # whichever of seats 1 and 2 moves first (the first dealer sits out) sets it off
+        choosers = {s: cutting_chooser(table, s, {1}, both) for s in (1, 2)}
+        ends = await table.play(tmp_path, grace=3, target=3, choosers=choosers)
+        async with asyncio.timeout(5):
+            await back
         host, one, _ = ends
         assert host.culprit == 2 and "abandoned by seat 2" in (host.fault or "")
         assert one.culprit == 2 and not one.cheat, one.fault  # no "suspect claim" here
