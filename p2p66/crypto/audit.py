@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.encoding import codebook, doubled_codebook
 from p2p66.crypto.errors import (
     BadSeedReveal,
@@ -62,14 +63,21 @@ def audit(
     seeds: Mapping[int, bytes] | None = None,
     *,
     verify_proofs: bool = True,
+    backlog: ProofBacklog | None = None,
 ) -> AuditReport:
     """Recompute and check the whole hand; return the report or raise the first cheat found.
 
     ``seeds`` adds to (or stands in for) the ``SeedReveal`` payloads of the transcript.
     ``verify_proofs=False`` is for a player who already checked every proof live: with
     every seed revealed, each deck is recomputed from its seed anyway, which is stronger.
+    ``backlog``: the proofs a replay verifier held back for this hand, settled here with
+    the revealed secrets once the audit is clean.
     """
-    return _Auditor(transcript, seeds, verify_proofs).run()
+    auditor = _Auditor(transcript, seeds, verify_proofs)
+    report = auditor.run()
+    if backlog is not None:
+        backlog.settle_hand(transcript.config, auditor.secrets)
+    return report
 
 
 class _Auditor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.config import HandConfig, deck_points
 from p2p66.crypto.deckproof import verify_deck_shuffle
 from p2p66.crypto.encoding import codebook
@@ -87,6 +88,8 @@ class HandState:
         self._codebook = codebook(config.session_id)
         self._cards = frozenset(config.deck)
         self._public_seen: dict[int, int] = {}
+        self.backlog: ProofBacklog | None = None
+        """Where a replay verifier's proofs wait for the audit (None: checked on arrival)."""
 
     # --- queries -------------------------------------------------------------
 
@@ -197,7 +200,11 @@ class HandState:
         if verify:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = ShuffleStatement(ctx, self.decks[-1], msg.deck, msg.lock)
-            reason = verify_deck_shuffle(self.config, stmt, msg.proof)
+            if self.backlog is not None:
+                self.backlog.add(self.config, seat, stmt, msg.proof)
+                reason = None
+            else:
+                reason = verify_deck_shuffle(self.config, stmt, msg.proof)
             if reason is not None:
                 raise InvalidShuffleProof(seat, f"its lock-and-shuffle proof fails: {reason}")
             self.proofs_checked += self.config.soundness > 0
@@ -216,7 +223,11 @@ class HandState:
         if verify and self.config.soundness:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = RekeyStatement(ctx, self.decks[-1], msg.deck, self.locks[seat], msg.keys)
-            reason = verify_rekey(stmt, msg.proof)
+            if self.backlog is not None:
+                self.backlog.add(self.config, seat, stmt, msg.proof)
+                reason = None
+            else:
+                reason = verify_rekey(stmt, msg.proof)
             if reason is not None:
                 raise InvalidRekey(seat, f"its re-key proof fails: {reason}")
             self.proofs_checked += 1

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2p66.crypto.audit import audit
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine import EngineError, Match, deal_layout
@@ -173,10 +174,32 @@ def verify_stream(
     version: int, records: Iterable[Record], damage: Callable[[], Damage | None]
 ) -> Verification:
     """Feed ``records`` in order until the first problem; ``damage()`` says, once they run
-    out, whether the file stopped at damage. Keeps the records up to the first bad one."""
+    out, whether the file stopped at damage. Keeps the records up to the first bad one.
+
+    Proofs are held back for each hand's audit (``ProofBacklog``), which checks them
+    with the revealed secrets at about half the cost. Should any of them fail, the
+    records read are verified again with every proof checked on arrival, so the
+    verdict is always the one a live judge reaches.
+    """
+    backlog = ProofBacklog()
+    verification, found = _verify(records, damage, version, backlog)
+    backlog.settle_rest()
+    if backlog.sound:
+        return verification
+    kept = verification.records
+    return _verify(kept, lambda: found, version, None)[0]
+
+
+def _verify(
+    records: Iterable[Record],
+    damage: Callable[[], Damage | None],
+    version: int,
+    backlog: ProofBacklog | None,
+) -> tuple[Verification, Damage | None]:
     stream = iter(records)
     head = list(itertools.islice(stream, MAX_PARTIES + 1))
     run = _Run(seats_of(head))
+    run.machine.backlog = backlog
     problem = None
     kept: list[Record] = []
     for index, record in enumerate(itertools.chain(head, stream)):
@@ -187,12 +210,13 @@ def verify_stream(
     found = damage()
     if problem is None and found is not None:
         problem = _damage_problem(found)
-    return Verification(
+    verification = Verification(
         build_report(run.machine, run.logs, len(kept), version, problem),
         run.machine,
         run.logs,
         tuple(kept),
     )
+    return verification, found
 
 
 def verify_records(records: list[Record] | tuple[Record, ...]) -> Verification:

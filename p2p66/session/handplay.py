@@ -538,7 +538,7 @@ class HandTable:
         try:
             # Every proof was checked as it arrived (by our party, or by this public
             # state for a verifier); the audit recomputes each deck from its seed.
-            report = audit(transcript, verify_proofs=False)
+            report = audit(transcript, verify_proofs=False, backlog=self.crypto.backlog)
         except CryptoCheat as exc:
             raise AuditFinding(
                 f"the audit shows that player {exc.party} cheated: {exc}", exc.party, kind=exc.code

@@ -1,0 +1,96 @@
+"""A replay's proofs wait for the hand's audit (``ProofBacklog``), and the verdict never changes.
+
+An honest file is read once and every proof is settled by the audit with its author's
+revealed secrets (the cheaper check). A bad proof, in a hand that goes on to a clean audit
+or in a file cut before any seed, is still reported on the record that carried it and
+blamed on its author, exactly as when every proof is checked on arrival.
+"""
+
+from __future__ import annotations
+
+import pytest
+from replaykit import load_generator
+from test_replay_argument import one_hand
+
+from p2p66.crypto.backlog import ProofBacklog
+from p2p66.replay import verify
+from p2p66.replay.report import Status
+from p2p66.replay.verify import Verification, verify_bytes
+from p2p66.session.records import Record
+
+
+def strict(data: bytes) -> Verification:
+    """The verdict with every proof checked on arrival (no backlog)."""
+    reader = verify.ReplayReader(verify.io.BytesIO(data))
+    return verify._verify(reader, lambda: reader.damage, reader.version, None)[0]
+
+
+def with_bad_proof(records: list[Record], index: int, payload: int) -> list[Record]:
+    """``records`` with one byte of a deal payload's proof changed, re-signed and re-chained."""
+    gen = load_generator()
+    body = gen.decode(records[index])
+    payloads = list(body["data"]["payloads"])
+    proof = bytearray(payloads[payload]["proof"])
+    proof[-1] ^= 1  # still a canonical scalar: the proof is well formed but false
+    payloads[payload] = {**payloads[payload], "proof": bytes(proof)}
+    key = gen.KEYS[records[index].author]
+    edited = gen.sign_as(records[index], {**body, "data": {"payloads": payloads}}, key)
+    return gen.rechain([*records[:index], edited, *records[index + 1 :]], index, gen.KEYS)
+
+
+def test_an_honest_file_is_read_once_and_settled_with_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gen = load_generator()
+    data = gen.file_bytes(list(one_hand()))
+    runs: list[ProofBacklog | None] = []
+    backlogs: list[ProofBacklog] = []
+    real = verify._verify
+
+    def spy(*args: object) -> tuple[Verification, object]:
+        backlog = args[3]
+        runs.append(backlog)  # type: ignore[arg-type]
+        out = real(*args)  # type: ignore[arg-type]
+        if isinstance(backlog, ProofBacklog):
+            backlogs.append(backlog)
+        return out
+
+    def refuse(*_: object) -> str:
+        raise AssertionError("a proof was checked without its author's secrets")
+
+    monkeypatch.setattr(verify, "_verify", spy)
+    for name in (
+        "backlog.verify_rekey",
+        "backlog.verify_deck_shuffle",
+        "rekey.verify_rekey",
+        "argument.verify_argument",
+        "deckproof.verify_argument",
+    ):
+        monkeypatch.setattr(f"p2p66.crypto.{name}", refuse)
+    report = verify_bytes(data).report
+    assert report.status is Status.VALID, report.headline()
+    assert len(runs) == 1 and backlogs[0].sound
+    assert backlogs[0].settled == 4  # two shuffle arguments and two re-key proofs
+
+
+@pytest.mark.parametrize(
+    ("index", "payload", "kind"),
+    [(8, 0, "invalid-shuffle-proof"), (9, 0, "invalid-shuffle-proof"), (9, 1, "invalid-rekey")],
+    ids=["first-shuffle", "second-shuffle", "rekey"],
+)
+@pytest.mark.parametrize("cut", [False, True], ids=["audited", "cut-before-the-seeds"])
+def test_a_bad_proof_is_reported_where_it_was_sent(
+    index: int, payload: int, kind: str, cut: bool
+) -> None:
+    gen = load_generator()
+    records = with_bad_proof(list(one_hand()), index, payload)
+    if cut:
+        records = records[: index + 3]
+    data = gen.file_bytes(records)
+    report = verify_bytes(data).report
+    assert report.status is Status.INVALID, report.headline()
+    assert report.problem is not None
+    assert report.problem.kind == kind, report.problem
+    assert report.problem.record == index
+    assert report.problem.culprit == records[index].author
+    assert report == strict(data).report
