@@ -31,7 +31,7 @@ from p2p66.crypto.errors import (
     WrongKey,
 )
 from p2p66.crypto.group import Point, inverse, mul, product
-from p2p66.crypto.handkeys import HandSecrets, seed_commitment
+from p2p66.crypto.handkeys import HandSecrets, RevealedSecrets, seed_commitment
 from p2p66.crypto.ledger import Event
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, ShuffleStep
 from p2p66.crypto.rekey import rekey_deck
@@ -76,7 +76,7 @@ def audit(
     auditor = _Auditor(transcript, seeds, verify_proofs)
     report = auditor.run()
     if backlog is not None:
-        backlog.settle_hand(transcript.config, auditor.secrets)
+        backlog.settle_hand(transcript.config, auditor.revealed)
     return report
 
 
@@ -93,6 +93,7 @@ class _Auditor:
         self.seeds = {**transcript.seeds(), **(seeds or {})}
         self.state = HandState(self.config)
         self.secrets: dict[int, HandSecrets] = {}
+        self.revealed: dict[int, RevealedSecrets] = {}
         self.missing: list[int] = []
         self.cards: tuple[int, ...] = self.config.deck
         """The card at every position after the shuffles so far, each found equal to its seed's."""
@@ -120,14 +121,16 @@ class _Auditor:
                 return
             if seed_commitment(self.config, seat, seed) != payload.commitment:
                 raise BadSeedReveal(seat, "revealed a hand seed that does not match its commitment")
-            self.secrets[seat] = HandSecrets.derive(self.config, seat, seed)
-            self._shuffle(payload, self.secrets[seat])
+            sec = HandSecrets.derive(self.config, seat, seed)
+            self.secrets[seat] = sec
+            self.revealed[seat] = RevealedSecrets.of(sec)
+            self._shuffle(payload, self.revealed[seat])
             return
         sec = self.secrets.get(seat)
         if sec is None:
             return
         if isinstance(payload, RekeyStep):
-            self._rekey(payload, sec)
+            self._rekey(payload, self.revealed[seat])
         elif isinstance(payload, KeyReveal):
             for r in payload.reveals:
                 if r.pos < self.config.size and r.key != sec.keys[r.pos]:
@@ -135,9 +138,9 @@ class _Auditor:
                         seat, f"revealed a key for position {r.pos} that its seed does not give"
                     )
 
-    def _shuffle(self, msg: ShuffleStep, sec: HandSecrets) -> None:
-        seat = msg.seat
-        if msg.lock != sec.lock_point():
+    def _shuffle(self, msg: ShuffleStep, known: RevealedSecrets) -> None:
+        seat, sec = msg.seat, known.secrets
+        if msg.lock != known.lock_point:
             raise ShuffleNotFromSeed(seat, "published a lock point its seed does not give")
         d_in = self.state.decks[-1]
         if len(msg.deck) != len(d_in):
@@ -181,9 +184,9 @@ class _Auditor:
             seat, "its deck is a shuffle of the cards, but not the one its seed gives"
         )
 
-    def _rekey(self, msg: RekeyStep, sec: HandSecrets) -> None:
-        seat = msg.seat
-        expected_keys = sec.key_points()
+    def _rekey(self, msg: RekeyStep, known: RevealedSecrets) -> None:
+        seat, sec = msg.seat, known.secrets
+        expected_keys = known.key_points
         for j, (got, want) in enumerate(zip(msg.keys, expected_keys, strict=False)):
             if got != want:
                 raise InvalidRekey(

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from p2p66.crypto.config import HandConfig
 from p2p66.crypto.deckproof import verify_deck_shuffle, verify_deck_shuffle_knowing
-from p2p66.crypto.handkeys import HandSecrets
+from p2p66.crypto.group import Point, Scalar, mul_base
+from p2p66.crypto.handkeys import RevealedSecrets
 from p2p66.crypto.rekey import RekeyStatement, verify_rekey, verify_rekey_knowing
 from p2p66.crypto.shuffle import ShuffleStatement
 
@@ -32,27 +33,55 @@ class PendingProof:
     statement: ShuffleStatement | RekeyStatement
     proof: bytes
 
-    def verdict(self, sec: HandSecrets | None = None) -> str | None:
-        """None if the proof holds, else why not; ``sec``: the author's revealed secrets."""
+    def verdict(self, known: RevealedSecrets | None = None) -> str | None:
+        """None if the proof holds, else why not; ``known``: the author's revealed secrets."""
         stmt = self.statement
         if isinstance(stmt, RekeyStatement):
-            if sec is None:
+            if known is None:
                 return verify_rekey(stmt, self.proof)
-            return verify_rekey_knowing(stmt, self.proof, sec.lock, sec.keys)
-        if sec is None:
+            return verify_rekey_knowing(stmt, self.proof, known)
+        if known is None:
             return verify_deck_shuffle(self.config, stmt, self.proof)
-        return verify_deck_shuffle_knowing(self.config, stmt, self.proof, sec)
+        return verify_deck_shuffle_knowing(self.config, stmt, self.proof, known.secrets)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingKey:
+    """One card key accepted on credit: it must match the commitment ``K_pos`` its author sent."""
+
+    seat: int
+    pos: int
+    key: Scalar
+    commitment: Point
+
+    def verdict(self, known: RevealedSecrets | None = None) -> str | None:
+        """None if ``key*G`` is the commitment. The seed's key with the seed's commitment
+        holds without a multiplication (``known.key_points`` are the seed's keys times G)."""
+        if (
+            known is not None
+            and self.key == known.secrets.keys[self.pos]
+            and self.commitment == known.key_points[self.pos]
+        ):
+            return None
+        if mul_base(self.key) == self.commitment:
+            return None
+        return f"player {self.seat}'s key for position {self.pos} does not match its commitment"
+
+
+Pending = PendingProof | PendingKey
 
 
 class ProofBacklog:
-    """The proofs of a verifying run not yet checked, and whether all checked so far held."""
+    """The proofs and keys of a verifying run not yet checked, and whether all checked held."""
 
     def __init__(self) -> None:
-        self._pending: dict[bytes, list[PendingProof]] = {}
+        self._pending: dict[bytes, list[Pending]] = {}
         self.failed = 0
-        self.settled = 0
+        self.proofs = 0
+        """Proofs checked so far (and keys, below)."""
+        self.keys = 0
 
-    def add(
+    def add_proof(
         self,
         config: HandConfig,
         seat: int,
@@ -63,23 +92,31 @@ class ProofBacklog:
             PendingProof(config, seat, statement, proof)
         )
 
-    def settle_hand(self, config: HandConfig, secrets: Mapping[int, HandSecrets]) -> None:
-        """Check the hand's proofs, each with its author's secrets where they are known."""
+    def add_key(
+        self, config: HandConfig, seat: int, pos: int, key: Scalar, commitment: Point
+    ) -> None:
+        self._pending.setdefault(config.digest, []).append(PendingKey(seat, pos, key, commitment))
+
+    def settle_hand(self, config: HandConfig, known: Mapping[int, RevealedSecrets]) -> None:
+        """Check the hand's proofs and keys, each with its author's secrets where known."""
         for pending in self._pending.pop(config.digest, []):
-            self._record(pending.verdict(secrets.get(pending.seat)))
+            self._record(pending, pending.verdict(known.get(pending.seat)))
 
     def settle_rest(self) -> None:
-        """Check every proof still held back, without secrets."""
+        """Check everything still held back, without secrets."""
         pending, self._pending = self._pending, {}
-        for proofs in pending.values():
-            for proof in proofs:
-                self._record(proof.verdict())
+        for items in pending.values():
+            for item in items:
+                self._record(item, item.verdict())
 
     @property
     def sound(self) -> bool:
-        """True once every proof is checked and held: the run that trusted them stands."""
+        """True once everything is checked and held: the run that trusted it stands."""
         return not self._pending and not self.failed
 
-    def _record(self, verdict: str | None) -> None:
-        self.settled += 1
+    def _record(self, item: Pending, verdict: str | None) -> None:
+        if isinstance(item, PendingKey):
+            self.keys += 1
+        else:
+            self.proofs += 1
         self.failed += verdict is not None

@@ -28,6 +28,7 @@ from p2p66.crypto.group import (
     reduce_wide,
     times,
 )
+from p2p66.crypto.handkeys import RevealedSecrets
 from p2p66.crypto.hashing import TAG_REKEY_CHALLENGE, TAG_REKEY_NONCE, derive_scalar, hash_fields
 
 
@@ -121,9 +122,7 @@ def verify_rekey(stmt: RekeyStatement, proof: bytes) -> str | None:
     return None
 
 
-def verify_rekey_knowing(
-    stmt: RekeyStatement, proof: bytes, lock: Scalar, keys: tuple[Scalar, ...]
-) -> str | None:
+def verify_rekey_knowing(stmt: RekeyStatement, proof: bytes, known: RevealedSecrets) -> str | None:
     """``verify_rekey``'s verdict, cheaper for an auditor who knows the lock and the card keys.
 
     With ``X = x*G``, every ``K_j = k_j*G`` and ``D_out[j] = r_j*D_in[j]`` for
@@ -139,14 +138,14 @@ def verify_rekey_knowing(
     if isinstance(values, str):
         return values
     c, z = values[0], values[1:]
+    lock, keys = known.secrets.lock, known.secrets.keys
     inv = pow(lock, -1, ORDER)
     ratios = [k * inv % ORDER for k in keys]
     if (
-        len(keys) != len(z)
-        or len(stmt.keys) != len(z)
+        known.lock_point != stmt.lock
+        or known.key_points != stmt.keys
+        or len(keys) != len(z)
         or len(stmt.d_out) != len(z)
-        or mul_base(lock) != stmt.lock
-        or any(mul_base(k) != point for k, point in zip(keys, stmt.keys, strict=True))
         or any(mul_any(r, p) != q for r, p, q in zip(ratios, stmt.d_in, stmt.d_out, strict=True))
     ):
         return verify_rekey(stmt, proof)

@@ -89,7 +89,7 @@ class HandState:
         self._cards = frozenset(config.deck)
         self._public_seen: dict[int, int] = {}
         self.backlog: ProofBacklog | None = None
-        """Where a replay verifier's proofs wait for the audit (None: checked on arrival)."""
+        """Where a replay verifier's proofs and keys wait for the audit (None: checked live)."""
 
     # --- queries -------------------------------------------------------------
 
@@ -201,7 +201,7 @@ class HandState:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = ShuffleStatement(ctx, self.decks[-1], msg.deck, msg.lock)
             if self.backlog is not None:
-                self.backlog.add(self.config, seat, stmt, msg.proof)
+                self.backlog.add_proof(self.config, seat, stmt, msg.proof)
                 reason = None
             else:
                 reason = verify_deck_shuffle(self.config, stmt, msg.proof)
@@ -224,7 +224,7 @@ class HandState:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = RekeyStatement(ctx, self.decks[-1], msg.deck, self.locks[seat], msg.keys)
             if self.backlog is not None:
-                self.backlog.add(self.config, seat, stmt, msg.proof)
+                self.backlog.add_proof(self.config, seat, stmt, msg.proof)
                 reason = None
             else:
                 reason = verify_rekey(stmt, msg.proof)
@@ -252,7 +252,13 @@ class HandState:
                     raise PositionConflict(
                         seat, f"revealed a key for position {reveal.pos}, outside the deck"
                     )
-                if verify and mul_base(reveal.key) != commitments[reveal.pos]:
+                if not verify:
+                    pass
+                elif self.backlog is not None:
+                    self.backlog.add_key(
+                        self.config, seat, reveal.pos, reveal.key, commitments[reveal.pos]
+                    )
+                elif mul_base(reveal.key) != commitments[reveal.pos]:
                     raise WrongKey(
                         seat,
                         f"revealed a key for position {reveal.pos} not matching its commitment",

@@ -31,6 +31,7 @@ from p2p66.crypto.group import (
     mul_base,
     times,
 )
+from p2p66.crypto.handkeys import HandSecrets, RevealedSecrets
 from p2p66.crypto.hashing import derive_permutation, derive_scalar
 from p2p66.crypto.rekey import (
     RekeyStatement,
@@ -152,6 +153,12 @@ def test_an_argument_replayed_from_another_context_fails_with_secrets() -> None:
 # --- re-key proofs ------------------------------------------------------------------
 
 
+def revealed(lock: Scalar, keys: tuple[Scalar, ...]) -> RevealedSecrets:
+    """What an auditor knows of a party whose seed gave ``lock`` and ``keys``."""
+    sec = HandSecrets(0, bytes(32), bytes(64), lock, tuple(range(len(keys))), keys)
+    return RevealedSecrets.of(sec)
+
+
 def rekeyed(n: int, key: bytes) -> tuple[RekeyStatement, bytes, Scalar, tuple[Scalar, ...]]:
     lock = derive_scalar(key, "lock", 0)
     keys = tuple(derive_scalar(key, "card-key", j) for j in range(n))
@@ -170,7 +177,7 @@ def test_a_rekey_proof_checked_with_secrets_gets_the_ordinary_verdict(
     n: int, key: bytes, data: st.DataObject
 ) -> None:
     stmt, proof, lock, keys = rekeyed(n, key)
-    assert verify_rekey_knowing(stmt, proof, lock, keys) is None
+    assert verify_rekey_knowing(stmt, proof, revealed(lock, keys)) is None
     part = data.draw(st.sampled_from(["d_in", "d_out", "keys", "lock", "response", "ctx"]))
     j = data.draw(st.integers(0, n - 1))
     if part in ("d_in", "d_out", "keys"):
@@ -187,16 +194,20 @@ def test_a_rekey_proof_checked_with_secrets_gets_the_ordinary_verdict(
         proof = proof[:at] + value.to_bytes(32, "little") + proof[at + 32 :]
     verdict = verify_rekey(stmt, proof)
     assert verdict is not None
-    assert verify_rekey_knowing(stmt, proof, lock, keys) == verdict
+    assert verify_rekey_knowing(stmt, proof, revealed(lock, keys)) == verdict
 
 
 def test_rekey_secrets_that_do_not_fit_fall_back_to_the_ordinary_check() -> None:
     stmt, proof, lock, keys = rekeyed(8, b"k" * 32)
-    assert verify_rekey_knowing(stmt, proof, Scalar(lock + 1), keys) is None
-    assert verify_rekey_knowing(stmt, proof, lock, (keys[1], keys[0], *keys[2:])) is None
-    assert verify_rekey_knowing(stmt, proof, lock, keys[:-1]) is None
+    assert verify_rekey_knowing(stmt, proof, revealed(Scalar(lock + 1), keys)) is None
+    assert verify_rekey_knowing(stmt, proof, revealed(lock, (keys[1], keys[0], *keys[2:]))) is None
+    assert verify_rekey_knowing(stmt, proof, revealed(lock, keys[:-1])) is None
     for bad in (proof[:-1], proof[:-32] + (ORDER + 5).to_bytes(32, "little")):
-        assert verify_rekey_knowing(stmt, bad, lock, keys) == verify_rekey(stmt, bad) is not None
+        assert (
+            verify_rekey_knowing(stmt, bad, revealed(lock, keys))
+            == verify_rekey(stmt, bad)
+            is not None
+        )
 
 
 def test_fitting_secrets_spare_the_ordinary_check(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,4 +223,4 @@ def test_fitting_secrets_spare_the_ordinary_check(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(argument, "verify_argument", refuse)
     monkeypatch.setattr(rekey, "verify_rekey", refuse)
     assert knowing(stmt, proof, key) is None
-    assert verify_rekey_knowing(r_stmt, r_proof, lock, keys) is None
+    assert verify_rekey_knowing(r_stmt, r_proof, revealed(lock, keys)) is None

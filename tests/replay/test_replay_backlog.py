@@ -56,7 +56,7 @@ def test_an_honest_file_is_read_once_and_settled_with_secrets(
         return out
 
     def refuse(*_: object) -> str:
-        raise AssertionError("a proof was checked without its author's secrets")
+        raise AssertionError("a proof or key was checked without its author's secrets")
 
     monkeypatch.setattr(verify, "_verify", spy)
     for name in (
@@ -65,12 +65,14 @@ def test_an_honest_file_is_read_once_and_settled_with_secrets(
         "rekey.verify_rekey",
         "argument.verify_argument",
         "deckproof.verify_argument",
+        "backlog.mul_base",
     ):
         monkeypatch.setattr(f"p2p66.crypto.{name}", refuse)
     report = verify_bytes(data).report
     assert report.status is Status.VALID, report.headline()
     assert len(runs) == 1 and backlogs[0].sound
-    assert backlogs[0].settled == 4  # two shuffle arguments and two re-key proofs
+    assert backlogs[0].proofs == 4  # two shuffle arguments and two re-key proofs
+    assert backlogs[0].keys > 20  # every card key sent, each matched to its seed's
 
 
 @pytest.mark.parametrize(
@@ -93,4 +95,34 @@ def test_a_bad_proof_is_reported_where_it_was_sent(
     assert report.problem.kind == kind, report.problem
     assert report.problem.record == index
     assert report.problem.culprit == records[index].author
+    assert report == strict(data).report
+
+
+def with_bad_key(records: list[Record], index: int) -> list[Record]:
+    """``records`` with the first key of record ``index`` changed (still a valid scalar)."""
+    gen = load_generator()
+    body = gen.decode(records[index])
+    data = dict(body["data"])
+    payloads = list(data["payloads"]) if "payloads" in data else [data["payload"]]
+    at = next(i for i, p in enumerate(payloads) if "reveals" in p)
+    reveals = list(payloads[at]["reveals"])
+    key = int.from_bytes(reveals[0]["key"], "little") + 1
+    reveals[0] = {**reveals[0], "key": key.to_bytes(32, "little")}
+    payloads[at] = {**payloads[at], "reveals": reveals}
+    data = {"payloads": payloads} if "payloads" in data else {**data, "payload": payloads[0]}
+    edited = gen.sign_as(records[index], {**body, "data": data}, gen.KEYS[records[index].author])
+    return gen.rechain([*records[:index], edited, *records[index + 1 :]], index, gen.KEYS)
+
+
+@pytest.mark.parametrize("index", [9, 14], ids=["deal-flight", "keys-message"])
+def test_a_key_off_its_commitment_is_reported_where_it_was_sent(index: int) -> None:
+    gen = load_generator()
+    records = with_bad_key(list(one_hand()), index)
+    data = gen.file_bytes(records)
+    report = verify_bytes(data).report
+    assert report.status is Status.INVALID, report.headline()
+    assert report.problem is not None
+    assert report.problem.record == index, report.problem
+    assert report.problem.culprit == records[index].author
+    assert report.problem.kind == "wrong-key", report.problem
     assert report == strict(data).report
