@@ -121,16 +121,17 @@ class _Auditor:
                 return
             if seed_commitment(self.config, seat, seed) != payload.commitment:
                 raise BadSeedReveal(seat, "revealed a hand seed that does not match its commitment")
-            sec = HandSecrets.derive(self.config, seat, seed)
-            self.secrets[seat] = sec
-            self.revealed[seat] = RevealedSecrets.of(sec)
+            derived = HandSecrets.derive(self.config, seat, seed)
+            self.secrets[seat] = derived
+            self.revealed[seat] = RevealedSecrets.of(derived)
             self._shuffle(payload, self.revealed[seat])
             return
-        sec = self.secrets.get(seat)
-        if sec is None:
+        known = self.revealed.get(seat)
+        if known is None:
             return
+        sec = known.secrets
         if isinstance(payload, RekeyStep):
-            self._rekey(payload, self.revealed[seat])
+            self._rekey(payload, known)
         elif isinstance(payload, KeyReveal):
             for r in payload.reveals:
                 if r.pos < self.config.size and r.key != sec.keys[r.pos]:
