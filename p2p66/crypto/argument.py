@@ -268,24 +268,44 @@ def verify_argument_knowing(
     seed), this is ``verify_argument`` itself. The scalars are revealed
     secrets, so Python's variable-time arithmetic leaks nothing.
     """
+    if _holds_knowing(stmt, proof, lock, perm, nonce_key):
+        return None
+    return verify_argument(stmt, proof)  # the same verdict, and its exact reason
+
+
+def argument_proves_seed(
+    stmt: ShuffleStatement, proof: bytes, lock: Scalar, perm: tuple[int, ...], nonce_key: bytes
+) -> bool:
+    """True if the argument holds with ``Y_i = (gamma*e_perm(i))*G`` for this very ``perm``.
+
+    Then, by the argument's soundness (SPEC.md 9.3 and 9.4), ``D_out[i] = x*D_in[perm[i]]``
+    except with negligible probability, so an auditor need not recompute the deck.
+    """
+    return _holds_knowing(stmt, proof, lock, perm, nonce_key)
+
+
+def _holds_knowing(
+    stmt: ShuffleStatement, proof: bytes, lock: Scalar, perm: tuple[int, ...], nonce_key: bytes
+) -> bool:
+    """True if every known log fits and the commitments they give hash back to c."""
     p = _parse(stmt, proof)
-    if isinstance(p, str):
-        return p
     n = len(stmt.d_in)
+    if isinstance(p, str) or len(perm) != n:
+        return False
     h, e = weights(stmt)
     g = derive_scalar(nonce_key, "gamma", 0)
-    y = [g * e[perm[i]] % ORDER for i in range(n)] if len(perm) == n else []
+    y = [g * e[perm[i]] % ORDER for i in range(n)]
     lam = pow(g, n, ORDER)
-    known = (
-        len(y) == n
-        and mul_base_any(g) == p.gamma
-        and mul_base_any(lam) == p.lam
-        and mul_base_any(lock) == stmt.lock
-        and all(mul_base_any(yi) == pt for yi, pt in zip(y, p.y, strict=True))
-    )
-    big_e = weighted_sum(e, stmt.d_in) if known else IDENTITY
+    if (
+        mul_base_any(g) != p.gamma
+        or mul_base_any(lam) != p.lam
+        or mul_base_any(lock) != stmt.lock
+        or any(mul_base_any(yi) != pt for yi, pt in zip(y, p.y, strict=True))
+    ):
+        return False
+    big_e = weighted_sum(e, stmt.d_in)
     if big_e == IDENTITY or mul_any(lock, big_e) != p.big_f:
-        return verify_argument(stmt, proof)
+        return False
     c, r, z = p.c, p.r, p.z
     t = evaluation_point(h, p.first)
     v = [(yi - g * t) % ORDER for yi in y]
@@ -301,6 +321,4 @@ def verify_argument_knowing(
         mul_base_any(opened),
         mul_any(opened, big_e),
     ]
-    if _challenge(h, p.first, commitments) != c:
-        return verify_argument(stmt, proof)  # the same verdict, and its exact reason
-    return None
+    return _challenge(h, p.first, commitments) == c

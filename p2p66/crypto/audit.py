@@ -73,7 +73,7 @@ def audit(
     ``backlog``: the proofs a replay verifier held back for this hand, settled here with
     the revealed secrets once the audit is clean.
     """
-    auditor = _Auditor(transcript, seeds, verify_proofs)
+    auditor = _Auditor(transcript, seeds, verify_proofs, backlog)
     report = auditor.run()
     if backlog is not None:
         backlog.settle_hand(transcript.config, auditor.revealed)
@@ -86,8 +86,10 @@ class _Auditor:
         transcript: HandTranscript,
         seeds: Mapping[int, bytes] | None,
         verify_proofs: bool = True,
+        backlog: ProofBacklog | None = None,
     ) -> None:
         self.verify_proofs = verify_proofs
+        self.backlog = backlog
         self.config = transcript.config
         self.payloads = transcript.payloads
         self.seeds = {**transcript.seeds(), **(seeds or {})}
@@ -146,7 +148,7 @@ class _Auditor:
         d_in = self.state.decks[-1]
         if len(msg.deck) != len(d_in):
             return  # the live check's to report
-        if msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
+        if self._proven(msg, d_in, known) or msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
             self.cards = tuple(self.cards[p] for p in sec.perm)
             self.exact_shuffles += 1
             return
@@ -154,6 +156,13 @@ class _Auditor:
         if any(s not in self.secrets for s in shufflers):
             raise ShuffleNotFromSeed(seat, "its shuffled deck is not the one its seed gives")
         self._classify(seat, msg.deck, shufflers)
+
+    def _proven(self, msg: ShuffleStep, d_in: tuple[Point, ...], known: RevealedSecrets) -> bool:
+        """The held-back shuffle argument holds for the seed's own permutation: by its
+        soundness the deck is the seed's shuffle, no need to recompute it (SPEC.md 9.4)."""
+        return self.backlog is not None and self.backlog.settle_seed_shuffle(
+            self.config, msg.seat, d_in, msg.deck, known
+        )
 
     def _classify(self, seat: int, deck: tuple[Point, ...], shufflers: list[int]) -> None:
         unlock = inverse(product([self.secrets[s].lock for s in shufflers]))

@@ -17,7 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2p66.crypto.config import HandConfig
-from p2p66.crypto.deckproof import verify_deck_shuffle, verify_deck_shuffle_knowing
+from p2p66.crypto.deckproof import (
+    shuffle_proves_seed,
+    verify_deck_shuffle,
+    verify_deck_shuffle_knowing,
+)
 from p2p66.crypto.group import Point, Scalar, mul_base
 from p2p66.crypto.handkeys import RevealedSecrets
 from p2p66.crypto.rekey import RekeyStatement, verify_rekey, verify_rekey_knowing
@@ -96,6 +100,32 @@ class ProofBacklog:
         self, config: HandConfig, seat: int, pos: int, key: Scalar, commitment: Point
     ) -> None:
         self._pending.setdefault(config.digest, []).append(PendingKey(seat, pos, key, commitment))
+
+    def settle_seed_shuffle(
+        self,
+        config: HandConfig,
+        seat: int,
+        d_in: tuple[Point, ...],
+        d_out: tuple[Point, ...],
+        known: RevealedSecrets,
+    ) -> bool:
+        """Settle ``seat``'s held-back shuffle argument from ``d_in`` to ``d_out`` if it holds
+        for the seed's own permutation (``shuffle_proves_seed``); False leaves it held back."""
+        items = self._pending.get(config.digest, [])
+        for i, item in enumerate(items):
+            if (
+                isinstance(item, PendingProof)
+                and isinstance(item.statement, ShuffleStatement)
+                and item.seat == seat
+                and item.statement.d_in == d_in
+                and item.statement.d_out == d_out
+                and item.statement.lock == known.lock_point
+                and shuffle_proves_seed(config, item.statement, item.proof, known.secrets)
+            ):
+                del items[i]
+                self._record(item, None)
+                return True
+        return False
 
     def settle_hand(self, config: HandConfig, known: Mapping[int, RevealedSecrets]) -> None:
         """Check the hand's proofs and keys, each with its author's secrets where known."""

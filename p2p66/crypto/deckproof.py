@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from p2p66.crypto.argument import (
     argument_nonce_key,
+    argument_proves_seed,
     prove_argument,
     verify_argument,
     verify_argument_knowing,
@@ -48,3 +49,17 @@ def verify_deck_shuffle_knowing(
         nonce_key = argument_nonce_key(stmt, sec.base)
         return verify_argument_knowing(stmt, proof, sec.lock, sec.perm, nonce_key)
     return verify_deck_shuffle(config, stmt, proof)
+
+
+def shuffle_proves_seed(
+    config: HandConfig, stmt: ShuffleStatement, proof: bytes, sec: HandSecrets
+) -> bool:
+    """True if ``proof`` is a shuffle argument that holds for ``sec``'s own permutation.
+
+    An auditor may then take ``D_out`` as the seed's shuffle of ``D_in`` without
+    recomputing it (SPEC.md 9.4); the cut-and-choose gives no such shortcut.
+    """
+    if config.proof is not ProofKind.ARGUMENT:
+        return False
+    nonce_key = argument_nonce_key(stmt, sec.base)
+    return argument_proves_seed(stmt, proof, sec.lock, sec.perm, nonce_key)

@@ -32,7 +32,16 @@ from p2p66.crypto.errors import (
     UnknownCardOpened,
     WrongKey,
 )
-from p2p66.crypto.group import Point, Scalar, inverse, mul, mul_base, product, public_inverse
+from p2p66.crypto.group import (
+    Point,
+    Scalar,
+    inverse,
+    mul,
+    mul_base,
+    product,
+    public_inverse,
+    public_product,
+)
 from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.ledger import Ledger
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, SeedReveal, ShuffleStep
@@ -116,9 +125,10 @@ class HandState:
         deck = self.final_deck
         if deck is None:
             raise LocalUsageError(f"position {pos} cannot be opened before the deck is final")
-        combined = product(keys)
-        unlock = _unlock_public if public else _unlock_secret
-        point = unlock(combined, deck[pos])
+        if public:
+            point = _unlock_public(public_product(keys), deck[pos])
+        else:
+            point = _unlock_secret(product(keys), deck[pos])
         card = self._codebook.get(point)
         if card is None or card not in self._cards:
             raise UnknownCardOpened(

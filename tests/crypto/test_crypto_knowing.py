@@ -5,19 +5,24 @@ secrets that do not fit (other nonces, another seed) fall back to the ordinary c
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 
 import pytest
+from cryptokit import game_config, make_table, three_party_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_crypto_argument import SESSION, honest, other_point
 
+from p2p66.crypto import DealParty, ShuffleNotFromSeed, audit
 from p2p66.crypto.argument import (
     argument_nonce_key,
     prove_argument,
     verify_argument,
     verify_argument_knowing,
 )
+from p2p66.crypto.backlog import ProofBacklog
+from p2p66.crypto.config import ARGUMENT, HandConfig
 from p2p66.crypto.encoding import card_points
 from p2p66.crypto.group import (
     ORDER,
@@ -41,6 +46,8 @@ from p2p66.crypto.rekey import (
     verify_rekey_knowing,
 )
 from p2p66.crypto.shuffle import ShuffleStatement, lock_shuffle
+from p2p66.crypto.state import HandState
+from p2p66.crypto.transcript import HandTranscript
 
 
 def secrets_of(key: bytes, n: int) -> tuple[Scalar, tuple[int, ...]]:
@@ -224,3 +231,61 @@ def test_fitting_secrets_spare_the_ordinary_check(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(rekey, "verify_rekey", refuse)
     assert knowing(stmt, proof, key) is None
     assert verify_rekey_knowing(r_stmt, r_proof, revealed(lock, keys)) is None
+
+
+# --- the audit of a replay's verifier, with the proofs held back -----------------------
+
+
+def held_back(transcript: HandTranscript) -> ProofBacklog:
+    """The proofs and keys a replay's verifier holds back for this transcript's audit."""
+    backlog = ProofBacklog()
+    state = HandState(transcript.config)
+    state.backlog = backlog
+    for payload in transcript.payloads:
+        state.apply(payload)
+    return backlog
+
+
+def other_perm_shuffler() -> type[DealParty]:
+    """A party that shuffles (and proves) with a permutation its seed does not give."""
+
+    class Cheater(DealParty):
+        def __init__(self, config: HandConfig, seat: int, seed: bytes) -> None:
+            super().__init__(config, seat, seed)
+            perm = self.secrets.perm
+            self.secrets = replace(self.secrets, perm=(perm[1], perm[0], *perm[2:]))
+
+    return Cheater
+
+
+@pytest.mark.parametrize("config", [game_config(ARGUMENT), three_party_config(ARGUMENT)])
+def test_held_back_proofs_settle_in_the_audit_without_recomputing_the_decks(
+    config: HandConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = make_table(config, "held")
+    table.deal()
+    table.reveal_seeds()
+    transcript = table.parties[0].transcript()
+    expected = audit(transcript, verify_proofs=False)  # as a live player audits
+    backlog = held_back(transcript)
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("the audit recomputed a deck the argument had proven")
+
+    auditing = importlib.import_module("p2p66.crypto.audit")  # the package exports the function
+    monkeypatch.setattr(auditing, "lock_shuffle", refuse)
+    assert audit(transcript, verify_proofs=False, backlog=backlog) == expected
+    assert backlog.sound and backlog.proofs == 2 * config.parties
+
+
+def test_a_proven_shuffle_that_is_not_the_seeds_is_still_named_by_the_audit() -> None:
+    table = make_table(game_config(ARGUMENT), parties={1: other_perm_shuffler()})
+    table.deal()  # a valid shuffle with a valid argument: play cannot tell
+    table.reveal_seeds()
+    transcript = table.parties[0].transcript()
+    backlog = held_back(transcript)
+    with pytest.raises(ShuffleNotFromSeed) as err:
+        audit(transcript, verify_proofs=False, backlog=backlog)
+    assert err.value.party == 1
+    backlog.settle_rest()
+    assert backlog.sound  # its argument is valid: only the seed gives it away
