@@ -8,9 +8,11 @@ reading, framing, chain, signatures, every proof (when on), every key, the
 end-of-hand audits and the rules. Targets on the 2-core development machine:
 at least 50 hands per second with proofs off, and (issue 17) at least 50 hands
 per CPU-second with proofs on; soundness 80 is the legacy cut-and-choose
-(before), 256 the shuffle argument (after). The second is out of reach of
-this proof format through rbcl: a two-player hand's four proofs alone cost
-a verifier about 26 ms of CPU (protocol/SPEC.md 9.3, "Verifier cost").
+(before), 256 the shuffle argument (after). The verifier checks the proofs
+and keys of each hand in its audit, with the revealed seeds (SPEC.md 9.4);
+even so the four proofs of a two-player hand and the signatures of its
+records alone cost about 20 ms of CPU through rbcl (SPEC.md 9.3, "Verifier
+cost"), so the second target is out of reach of this proof format.
 """
 
 from __future__ import annotations

@@ -143,7 +143,8 @@ def verify_file(path: Path | str) -> Verification:
     """Verify a replay file as it streams in: memory is bounded by the game, not the file.
 
     Never raises for bad content (an unreadable file is a verdict); reading
-    stops at the first bad record, so a huge tail is never read.
+    stops at the first bad record (a bad proof or key: at the end of its hand,
+    where its held-back check fails), so a huge tail is never read.
     """
     try:
         with open_replay(path) as reader:
@@ -205,8 +206,8 @@ def _verify(
     for index, record in enumerate(itertools.chain(head, stream)):
         kept.append(record)
         problem = run.feed(index, record)
-        if problem is not None:
-            break
+        if problem is not None or (backlog is not None and backlog.failed):
+            break  # a failed held-back check: the caller reads again, checking on arrival
     found = damage()
     if problem is None and found is not None:
         problem = _damage_problem(found)

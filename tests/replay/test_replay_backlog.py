@@ -8,6 +8,8 @@ blamed on its author, exactly as when every proof is checked on arrival.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from replaykit import load_generator
 from test_replay_argument import one_hand
@@ -126,3 +128,15 @@ def test_a_key_off_its_commitment_is_reported_where_it_was_sent(index: int) -> N
     assert report.problem.culprit == records[index].author
     assert report.problem.kind == "wrong-key", report.problem
     assert report == strict(data).report
+
+
+def test_reading_stops_at_the_end_of_the_hand_whose_proof_failed() -> None:
+    records = with_bad_proof(list(one_hand()), 9, 1)
+
+    def then_nothing_more() -> Iterator[Record]:
+        yield from records
+        raise AssertionError("the verifier read past the hand whose proof failed")
+
+    report = verify.verify_stream(1, then_nothing_more(), lambda: None).report
+    assert report.problem is not None and report.problem.record == 9
+    assert report.problem.kind == "invalid-rekey"
