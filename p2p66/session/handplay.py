@@ -253,9 +253,7 @@ class HandTable:
         keys are applied; None if the move is refused even on those claims (the
         full checks then say why).
         """
-        after = self._judge()
-        after.known = list(self.public.known)
-        after.moves = list(self.public.moves)
+        after = self.public.fork()
         try:
             for r in shown:
                 if r.card is not None and after.known[r.pos] is None:
