@@ -185,6 +185,10 @@ def verify_stream(
     backlog = ProofBacklog()
     verification, found = _verify(records, damage, version, backlog)
     backlog.settle_rest()
+    machine = verification.machine
+    machine.backlog = None  # whoever goes on with this machine checks on arrival again
+    for table in machine.hands:
+        table.crypto.backlog = None
     if backlog.sound:
         return verification
     kept = verification.records

@@ -70,9 +70,13 @@ def test_an_honest_file_is_read_once_and_settled_with_secrets(
         "backlog.mul_base",
     ):
         monkeypatch.setattr(f"p2p66.crypto.{name}", refuse)
-    report = verify_bytes(data).report
+    verification = verify_bytes(data)
+    report = verification.report
     assert report.status is Status.VALID, report.headline()
     assert len(runs) == 1 and backlogs[0].sound
+    # the machine handed back checks on arrival again, should anyone feed it more
+    assert verification.machine.backlog is None
+    assert all(table.crypto.backlog is None for table in verification.machine.hands)
     assert backlogs[0].proofs == 4  # two shuffle arguments and two re-key proofs
     assert backlogs[0].keys > 20  # every card key sent, each matched to its seed's
 
