@@ -290,7 +290,7 @@ def _holds_knowing(
     """True if every known log fits and the commitments they give hash back to c."""
     p = _parse(stmt, proof)
     n = len(stmt.d_in)
-    if isinstance(p, str) or len(perm) != n:
+    if isinstance(p, str) or sorted(perm) != list(range(n)):
         return False
     h, e = weights(stmt)
     g = derive_scalar(nonce_key, "gamma", 0)

@@ -107,6 +107,7 @@ def test_secrets_that_do_not_fit_fall_back_to_the_ordinary_check() -> None:
     assert verify_argument_knowing(stmt, proof, Scalar(lock + 1), perm, nonce_key) is None
     assert verify_argument_knowing(stmt, proof, lock, other, nonce_key) is None
     assert verify_argument_knowing(stmt, proof, lock, perm[:-1], nonce_key) is None
+    assert verify_argument_knowing(stmt, proof, lock, (99, *perm[1:]), nonce_key) is None
     swapped = replace(stmt, d_out=(stmt.d_out[1], stmt.d_out[0], *stmt.d_out[2:]))
     assert verify_argument_knowing(swapped, proof, lock, perm, nonce_key) is not None
 
@@ -289,3 +290,38 @@ def test_a_proven_shuffle_that_is_not_the_seeds_is_still_named_by_the_audit() ->
     assert err.value.party == 1
     backlog.settle_rest()
     assert backlog.sound  # its argument is valid: only the seed gives it away
+
+
+# --- any bytes at all: the same verdict, never an exception --------------------------
+
+FUZZ_KEY = b"z" * 32
+FUZZ_ARGUMENT = honest(4, FUZZ_KEY)
+FUZZ_REKEY = rekeyed(4, FUZZ_KEY)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(max_size=700),
+        st.binary(min_size=len(FUZZ_ARGUMENT[1]), max_size=len(FUZZ_ARGUMENT[1])),
+    )
+)
+def test_any_bytes_as_an_argument_get_the_ordinary_verdict(data: bytes) -> None:
+    stmt, _ = FUZZ_ARGUMENT
+    verdict = verify_argument(stmt, data)
+    assert verdict is not None
+    assert knowing(stmt, data, FUZZ_KEY) == verdict
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(max_size=300),
+        st.binary(min_size=len(FUZZ_REKEY[1]), max_size=len(FUZZ_REKEY[1])),
+    )
+)
+def test_any_bytes_as_a_rekey_proof_get_the_ordinary_verdict(data: bytes) -> None:
+    stmt, _, lock, keys = FUZZ_REKEY
+    verdict = verify_rekey(stmt, data)
+    assert verdict is not None
+    assert verify_rekey_knowing(stmt, data, revealed(lock, keys)) == verdict
