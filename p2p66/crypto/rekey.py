@@ -25,6 +25,7 @@ from p2p66.crypto.group import (
     mul_base,
     mul_base_any,
     plus,
+    public_inverse,
     reduce_wide,
     times,
 )
@@ -139,7 +140,7 @@ def verify_rekey_knowing(stmt: RekeyStatement, proof: bytes, known: RevealedSecr
         return values
     c, z = values[0], values[1:]
     lock, keys = known.secrets.lock, known.secrets.keys
-    inv = pow(lock, -1, ORDER)
+    inv = public_inverse(lock)  # revealed
     ratios = [k * inv % ORDER for k in keys]
     if (
         known.lock_point != stmt.lock
