@@ -9,9 +9,10 @@ blamed on its author, exactly as when every proof is checked on arrival.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from replaykit import load_generator
+from replaykit import REPLAYS, load_generator
 from test_replay_argument import one_hand
 
 from p2p66.crypto.backlog import ProofBacklog
@@ -23,7 +24,10 @@ from p2p66.session.records import Record
 
 def strict(data: bytes) -> Verification:
     """The verdict with every proof checked on arrival (no backlog)."""
-    reader = verify.ReplayReader(verify.io.BytesIO(data))
+    try:
+        reader = verify.ReplayReader(verify.io.BytesIO(data))
+    except verify.ReplayFormatError as exc:
+        return verify.unreadable(str(exc))
     return verify._verify(reader, lambda: reader.damage, reader.version, None)[0]
 
 
@@ -144,3 +148,12 @@ def test_reading_stops_at_the_end_of_the_hand_whose_proof_failed() -> None:
     report = verify.verify_stream(1, then_nothing_more(), lambda: None).report
     assert report.problem is not None and report.problem.record == 9
     assert report.problem.kind == "invalid-rekey"
+
+
+@pytest.mark.parametrize(
+    "path", sorted(REPLAYS.rglob("*.p66")), ids=lambda p: str(p.relative_to(REPLAYS))
+)
+def test_every_stored_replay_gets_the_verdict_of_checking_on_arrival(path: Path) -> None:
+    """The goldens and the invalid files (a wrong card key, a planted point, ...) alike."""
+    data = path.read_bytes()
+    assert verify_bytes(data).report == strict(data).report
