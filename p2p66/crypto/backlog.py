@@ -101,6 +101,10 @@ class ProofBacklog:
     ) -> None:
         self._pending.setdefault(config.digest, []).append(PendingKey(seat, pos, key, commitment))
 
+    def pending(self, config: HandConfig) -> tuple[Pending, ...]:
+        """What the hand of ``config`` still has held back, in the order it arrived."""
+        return tuple(self._pending.get(config.digest, ()))
+
     def settle_seed_shuffle(
         self,
         config: HandConfig,
