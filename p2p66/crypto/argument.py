@@ -26,8 +26,11 @@ commitments): ``32 * (3n + 6)`` bytes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from p2p66.crypto.errors import CryptoError, MalformedMessage
 from p2p66.crypto.group import (
+    IDENTITY,
     ORDER,
     POINT_BYTES,
     SCALAR_BYTES,
@@ -169,8 +172,24 @@ def prove_argument(
     return first + encode_scalar(c) + b"".join(encode_scalar(r) for r in responses)
 
 
-def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
-    """None if the argument holds, else the reason it fails (for the error message)."""
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """An argument's fields, each decoded and checked for range."""
+
+    first: bytes
+    gamma: Point
+    lam: Point
+    big_f: Point
+    y: tuple[Point, ...]
+    c: int
+    r: tuple[int, ...]
+    z: tuple[int, ...]
+    z_gamma: int
+    z_x: int
+
+
+def _parse(stmt: ShuffleStatement, proof: bytes) -> _Parsed | str:
+    """The argument's fields, or the reason they are malformed."""
     n = len(stmt.d_in)
     if len(stmt.d_out) != n:
         return f"the deck has {len(stmt.d_out)} cards, {n} expected"
@@ -186,28 +205,120 @@ def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
         ]
     except MalformedMessage as exc:
         return str(exc)
-    gamma_pt, lam_pt, big_f = points[0], points[1], points[2]
-    y_pts = points[3:]
-    c, r, z = scalars[0], scalars[1 : n + 1], scalars[n + 1 : 2 * n + 1]
-    z_gamma, z_x = scalars[2 * n + 1], scalars[2 * n + 2]
+    return _Parsed(
+        first,
+        points[0],
+        points[1],
+        points[2],
+        points[3:],
+        scalars[0],
+        tuple(scalars[1 : n + 1]),
+        tuple(scalars[n + 1 : 2 * n + 1]),
+        scalars[2 * n + 1],
+        scalars[2 * n + 2],
+    )
+
+
+def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
+    """None if the argument holds, else the reason it fails (for the error message)."""
+    p = _parse(stmt, proof)
+    if isinstance(p, str):
+        return p
+    n = len(stmt.d_in)
+    c, r, z = p.c, p.r, p.z
     h, e = weights(stmt)
     big_e = weighted_sum(e, stmt.d_in)
-    t = evaluation_point(h, first)
-    t_gamma = mul_any(t, gamma_pt)
-    v_pts = [sub(y, t_gamma) for y in y_pts]
+    t = evaluation_point(h, p.first)
+    t_gamma = mul_any(t, p.gamma)
+    v_pts = [sub(y, t_gamma) for y in p.y]
     commitments = [sub(mul_any(r[0], v_pts[0]), mul_base_any(c * (e[0] - t) % ORDER))]
     commitments += [
         sub(mul_any(r[i], v_pts[i]), mul_base_any(r[i - 1] * (e[i] - t) % ORDER))
         for i in range(1, n)
     ]
-    commitments.append(sub(mul_base_any(c), mul_any(r[n - 1], lam_pt)))
-    commitments += [sub(mul_base_any(z[i]), mul_any(c, y_pts[i])) for i in range(n)]
-    commitments.append(sub(weighted_sum(tuple(z), stmt.d_out), mul_any(z_gamma, big_f)))
+    commitments.append(sub(mul_base_any(c), mul_any(r[n - 1], p.lam)))
+    commitments += [sub(mul_base_any(z[i]), mul_any(c, p.y[i])) for i in range(n)]
+    commitments.append(sub(weighted_sum(z, stmt.d_out), mul_any(p.z_gamma, p.big_f)))
     commitments += [
-        sub(mul_base_any(z_gamma), mul_any(c, gamma_pt)),
-        sub(mul_base_any(z_x), mul_any(c, stmt.lock)),
-        sub(mul_any(z_x, big_e), mul_any(c, big_f)),
+        sub(mul_base_any(p.z_gamma), mul_any(c, p.gamma)),
+        sub(mul_base_any(p.z_x), mul_any(c, stmt.lock)),
+        sub(mul_any(p.z_x, big_e), mul_any(c, p.big_f)),
     ]
-    if _challenge(h, first, commitments) != c:
-        return "the recomputed challenge differs: the deck is not a shuffle of the locked input"
+    if _challenge(h, p.first, commitments) != c:
+        return FAILED
     return None
+
+
+FAILED = "the recomputed challenge differs: the deck is not a shuffle of the locked input"
+
+
+def verify_argument_knowing(
+    stmt: ShuffleStatement, proof: bytes, lock: Scalar, perm: tuple[int, ...], nonce_key: bytes
+) -> str | None:
+    """``verify_argument``'s verdict, cheaper for an auditor who knows the prover's secrets.
+
+    Once a hand's seeds are revealed, the lock x, the permutation and (if the
+    prover derived its nonces as section 9.3 says it SHOULD) gamma are known, so
+    the logs of ``Gamma``, ``Lambda``, ``Y_i`` and ``X`` are too. Each is
+    checked (``log*G`` must equal the point sent, and ``F = x*E``); then every
+    commitment with a known log is one base-point multiplication, and
+    ``D2 = zx*E - c*F = (zx - c*x)*E`` one multiplication instead of two. The
+    points are exactly the ones ``verify_argument`` rebuilds, so the verdict
+    is the same; whenever a known log does not match (other nonces, another
+    seed), this is ``verify_argument`` itself. The scalars are revealed
+    secrets, so Python's variable-time arithmetic leaks nothing.
+    """
+    if _holds_knowing(stmt, proof, lock, perm, nonce_key):
+        return None
+    return verify_argument(stmt, proof)  # the same verdict, and its exact reason
+
+
+def argument_proves_seed(
+    stmt: ShuffleStatement, proof: bytes, lock: Scalar, perm: tuple[int, ...], nonce_key: bytes
+) -> bool:
+    """True if the argument holds with ``Y_i = (gamma*e_perm(i))*G`` for this very ``perm``.
+
+    Then, by the argument's soundness (SPEC.md 9.3 and 9.4), ``D_out[i] = x*D_in[perm[i]]``
+    except with negligible probability, so an auditor need not recompute the deck.
+    """
+    return _holds_knowing(stmt, proof, lock, perm, nonce_key)
+
+
+def _holds_knowing(
+    stmt: ShuffleStatement, proof: bytes, lock: Scalar, perm: tuple[int, ...], nonce_key: bytes
+) -> bool:
+    """True if every known log fits and the commitments they give hash back to c."""
+    p = _parse(stmt, proof)
+    n = len(stmt.d_in)
+    if isinstance(p, str) or sorted(perm) != list(range(n)):
+        return False
+    h, e = weights(stmt)
+    g = derive_scalar(nonce_key, "gamma", 0)
+    y = [g * e[perm[i]] % ORDER for i in range(n)]
+    lam = pow(g, n, ORDER)
+    if (
+        mul_base_any(g) != p.gamma
+        or mul_base_any(lam) != p.lam
+        or mul_base_any(lock) != stmt.lock
+        or any(mul_base_any(yi) != pt for yi, pt in zip(y, p.y, strict=True))
+    ):
+        return False
+    big_e = weighted_sum(e, stmt.d_in)
+    if big_e == IDENTITY or mul_any(lock, big_e) != p.big_f:
+        return False
+    c, r, z = p.c, p.r, p.z
+    t = evaluation_point(h, p.first)
+    v = [(yi - g * t) % ORDER for yi in y]
+    logs = [r[0] * v[0] - c * (e[0] - t)]
+    logs += [r[i] * v[i] - r[i - 1] * (e[i] - t) for i in range(1, n)]
+    logs.append(c - r[n - 1] * lam)
+    logs += [z[i] - c * y[i] for i in range(n)]
+    commitments = [mul_base_any(a % ORDER) for a in logs]
+    commitments.append(sub(weighted_sum(z, stmt.d_out), mul_any(p.z_gamma, p.big_f)))
+    opened = (p.z_x - c * lock) % ORDER
+    commitments += [
+        mul_base_any((p.z_gamma - c * g) % ORDER),
+        mul_base_any(opened),
+        mul_any(opened, big_e),
+    ]
+    return _challenge(h, p.first, commitments) == c

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.encoding import codebook, doubled_codebook
 from p2p66.crypto.errors import (
     BadSeedReveal,
@@ -30,7 +31,7 @@ from p2p66.crypto.errors import (
     WrongKey,
 )
 from p2p66.crypto.group import Point, inverse, mul, product
-from p2p66.crypto.handkeys import HandSecrets, seed_commitment
+from p2p66.crypto.handkeys import HandSecrets, RevealedSecrets, seed_commitment
 from p2p66.crypto.ledger import Event
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, ShuffleStep
 from p2p66.crypto.rekey import rekey_deck
@@ -62,14 +63,21 @@ def audit(
     seeds: Mapping[int, bytes] | None = None,
     *,
     verify_proofs: bool = True,
+    backlog: ProofBacklog | None = None,
 ) -> AuditReport:
     """Recompute and check the whole hand; return the report or raise the first cheat found.
 
     ``seeds`` adds to (or stands in for) the ``SeedReveal`` payloads of the transcript.
     ``verify_proofs=False`` is for a player who already checked every proof live: with
     every seed revealed, each deck is recomputed from its seed anyway, which is stronger.
+    ``backlog``: the proofs a replay verifier held back for this hand, settled here with
+    the revealed secrets once the audit is clean.
     """
-    return _Auditor(transcript, seeds, verify_proofs).run()
+    auditor = _Auditor(transcript, seeds, verify_proofs, backlog)
+    report = auditor.run()
+    if backlog is not None:
+        backlog.settle_hand(transcript.config, auditor.revealed)
+    return report
 
 
 class _Auditor:
@@ -78,13 +86,16 @@ class _Auditor:
         transcript: HandTranscript,
         seeds: Mapping[int, bytes] | None,
         verify_proofs: bool = True,
+        backlog: ProofBacklog | None = None,
     ) -> None:
         self.verify_proofs = verify_proofs
+        self.backlog = backlog
         self.config = transcript.config
         self.payloads = transcript.payloads
         self.seeds = {**transcript.seeds(), **(seeds or {})}
         self.state = HandState(self.config)
         self.secrets: dict[int, HandSecrets] = {}
+        self.revealed: dict[int, RevealedSecrets] = {}
         self.missing: list[int] = []
         self.cards: tuple[int, ...] = self.config.deck
         """The card at every position after the shuffles so far, each found equal to its seed's."""
@@ -112,14 +123,17 @@ class _Auditor:
                 return
             if seed_commitment(self.config, seat, seed) != payload.commitment:
                 raise BadSeedReveal(seat, "revealed a hand seed that does not match its commitment")
-            self.secrets[seat] = HandSecrets.derive(self.config, seat, seed)
-            self._shuffle(payload, self.secrets[seat])
+            derived = HandSecrets.derive(self.config, seat, seed)
+            self.secrets[seat] = derived
+            self.revealed[seat] = RevealedSecrets.of(derived)
+            self._shuffle(payload, self.revealed[seat])
             return
-        sec = self.secrets.get(seat)
-        if sec is None:
+        known = self.revealed.get(seat)
+        if known is None:
             return
+        sec = known.secrets
         if isinstance(payload, RekeyStep):
-            self._rekey(payload, sec)
+            self._rekey(payload, known)
         elif isinstance(payload, KeyReveal):
             for r in payload.reveals:
                 if r.pos < self.config.size and r.key != sec.keys[r.pos]:
@@ -127,14 +141,14 @@ class _Auditor:
                         seat, f"revealed a key for position {r.pos} that its seed does not give"
                     )
 
-    def _shuffle(self, msg: ShuffleStep, sec: HandSecrets) -> None:
-        seat = msg.seat
-        if msg.lock != sec.lock_point():
+    def _shuffle(self, msg: ShuffleStep, known: RevealedSecrets) -> None:
+        seat, sec = msg.seat, known.secrets
+        if msg.lock != known.lock_point:
             raise ShuffleNotFromSeed(seat, "published a lock point its seed does not give")
         d_in = self.state.decks[-1]
         if len(msg.deck) != len(d_in):
             return  # the live check's to report
-        if msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
+        if self._proven(msg, d_in, known) or msg.deck == lock_shuffle(d_in, sec.lock, sec.perm):
             self.cards = tuple(self.cards[p] for p in sec.perm)
             self.exact_shuffles += 1
             return
@@ -142,6 +156,13 @@ class _Auditor:
         if any(s not in self.secrets for s in shufflers):
             raise ShuffleNotFromSeed(seat, "its shuffled deck is not the one its seed gives")
         self._classify(seat, msg.deck, shufflers)
+
+    def _proven(self, msg: ShuffleStep, d_in: tuple[Point, ...], known: RevealedSecrets) -> bool:
+        """The held-back shuffle argument holds for the seed's own permutation: by its
+        soundness the deck is the seed's shuffle, no need to recompute it (SPEC.md 9.4)."""
+        return self.backlog is not None and self.backlog.settle_seed_shuffle(
+            self.config, msg.seat, d_in, msg.deck, known
+        )
 
     def _classify(self, seat: int, deck: tuple[Point, ...], shufflers: list[int]) -> None:
         unlock = inverse(product([self.secrets[s].lock for s in shufflers]))
@@ -173,9 +194,9 @@ class _Auditor:
             seat, "its deck is a shuffle of the cards, but not the one its seed gives"
         )
 
-    def _rekey(self, msg: RekeyStep, sec: HandSecrets) -> None:
-        seat = msg.seat
-        expected_keys = sec.key_points()
+    def _rekey(self, msg: RekeyStep, known: RevealedSecrets) -> None:
+        seat, sec = msg.seat, known.secrets
+        expected_keys = known.key_points
         for j, (got, want) in enumerate(zip(msg.keys, expected_keys, strict=False)):
             if got != want:
                 raise InvalidRekey(

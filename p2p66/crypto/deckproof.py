@@ -8,7 +8,13 @@ which proof a hand carries.
 
 from __future__ import annotations
 
-from p2p66.crypto.argument import argument_nonce_key, prove_argument, verify_argument
+from p2p66.crypto.argument import (
+    argument_nonce_key,
+    argument_proves_seed,
+    prove_argument,
+    verify_argument,
+    verify_argument_knowing,
+)
 from p2p66.crypto.config import HandConfig, ProofKind
 from p2p66.crypto.handkeys import HandSecrets
 from p2p66.crypto.shuffle import ShuffleStatement, prove_shuffle, verify_shuffle
@@ -29,3 +35,31 @@ def verify_deck_shuffle(config: HandConfig, stmt: ShuffleStatement, proof: bytes
     if config.proof is ProofKind.ARGUMENT:
         return verify_argument(stmt, proof)
     return verify_shuffle(stmt, proof, config.soundness)
+
+
+def verify_deck_shuffle_knowing(
+    config: HandConfig, stmt: ShuffleStatement, proof: bytes, sec: HandSecrets
+) -> str | None:
+    """``verify_deck_shuffle``'s verdict, from an auditor who knows the prover's revealed secrets.
+
+    Only the shuffle argument has a cheaper way (``verify_argument_knowing``);
+    the legacy cut-and-choose is checked as ever.
+    """
+    if config.proof is ProofKind.ARGUMENT:
+        nonce_key = argument_nonce_key(stmt, sec.base)
+        return verify_argument_knowing(stmt, proof, sec.lock, sec.perm, nonce_key)
+    return verify_deck_shuffle(config, stmt, proof)
+
+
+def shuffle_proves_seed(
+    config: HandConfig, stmt: ShuffleStatement, proof: bytes, sec: HandSecrets
+) -> bool:
+    """True if ``proof`` is a shuffle argument that holds for ``sec``'s own permutation.
+
+    An auditor may then take ``D_out`` as the seed's shuffle of ``D_in`` without
+    recomputing it (SPEC.md 9.4); the cut-and-choose gives no such shortcut.
+    """
+    if config.proof is not ProofKind.ARGUMENT:
+        return False
+    nonce_key = argument_nonce_key(stmt, sec.base)
+    return argument_proves_seed(stmt, proof, sec.lock, sec.perm, nonce_key)

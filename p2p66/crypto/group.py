@@ -156,6 +156,14 @@ def product(scalars: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
     return Scalar(acc)
 
 
+def public_product(scalars: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
+    """The product of public non-zero scalars (keys everyone has seen): variable time, faster."""
+    acc = 1
+    for s in scalars:
+        acc = acc * s % ORDER
+    return Scalar(acc)
+
+
 # --- constant-time scalar arithmetic (libsodium), for values that may be secret ---------
 # Scalars here are ints below ORDER (zero allowed); each step runs in libsodium on the
 # 32-byte encodings, so no secret goes through Python's variable-time big integers.

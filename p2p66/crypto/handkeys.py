@@ -88,3 +88,21 @@ class HandSecrets:
         """``r_j = k_j / x``: the re-key factors that turn the lock into per-position keys."""
         inv = inverse(self.lock)
         return tuple(Scalar(times(k, inv)) for k in self.keys)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealedSecrets:
+    """A party's secrets once its seed is public, with the points they give, computed once.
+
+    Made by ``of``, so ``lock_point`` is ``lock*G`` and ``key_points[j]`` is
+    ``keys[j]*G``: the audit compares them with what the party published, and
+    the cheaper proof and key checks of a replay's verifier build on them.
+    """
+
+    secrets: HandSecrets
+    lock_point: Point
+    key_points: tuple[Point, ...]
+
+    @classmethod
+    def of(cls, sec: HandSecrets) -> RevealedSecrets:
+        return cls(sec, sec.lock_point(), sec.key_points())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.config import HandConfig, deck_points
 from p2p66.crypto.deckproof import verify_deck_shuffle
 from p2p66.crypto.encoding import codebook
@@ -31,7 +32,16 @@ from p2p66.crypto.errors import (
     UnknownCardOpened,
     WrongKey,
 )
-from p2p66.crypto.group import Point, Scalar, inverse, mul, mul_base, product, public_inverse
+from p2p66.crypto.group import (
+    Point,
+    Scalar,
+    inverse,
+    mul,
+    mul_base,
+    product,
+    public_inverse,
+    public_product,
+)
 from p2p66.crypto.handkeys import seed_commitment
 from p2p66.crypto.ledger import Ledger
 from p2p66.crypto.messages import HandPayload, KeyReveal, RekeyStep, SeedReveal, ShuffleStep
@@ -87,6 +97,8 @@ class HandState:
         self._codebook = codebook(config.session_id)
         self._cards = frozenset(config.deck)
         self._public_seen: dict[int, int] = {}
+        self.backlog: ProofBacklog | None = None
+        """Where a replay verifier's proofs and keys wait for the audit (None: checked live)."""
 
     # --- queries -------------------------------------------------------------
 
@@ -113,9 +125,10 @@ class HandState:
         deck = self.final_deck
         if deck is None:
             raise LocalUsageError(f"position {pos} cannot be opened before the deck is final")
-        combined = product(keys)
-        unlock = _unlock_public if public else _unlock_secret
-        point = unlock(combined, deck[pos])
+        if public:
+            point = _unlock_public(public_product(keys), deck[pos])
+        else:
+            point = _unlock_secret(product(keys), deck[pos])
         card = self._codebook.get(point)
         if card is None or card not in self._cards:
             raise UnknownCardOpened(
@@ -197,7 +210,11 @@ class HandState:
         if verify:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = ShuffleStatement(ctx, self.decks[-1], msg.deck, msg.lock)
-            reason = verify_deck_shuffle(self.config, stmt, msg.proof)
+            if self.backlog is not None:
+                self.backlog.add_proof(self.config, seat, stmt, msg.proof)
+                reason = None
+            else:
+                reason = verify_deck_shuffle(self.config, stmt, msg.proof)
             if reason is not None:
                 raise InvalidShuffleProof(seat, f"its lock-and-shuffle proof fails: {reason}")
             self.proofs_checked += self.config.soundness > 0
@@ -216,7 +233,11 @@ class HandState:
         if verify and self.config.soundness:
             ctx = self.config.context(seat, msg.seq, msg.KIND)
             stmt = RekeyStatement(ctx, self.decks[-1], msg.deck, self.locks[seat], msg.keys)
-            reason = verify_rekey(stmt, msg.proof)
+            if self.backlog is not None:
+                self.backlog.add_proof(self.config, seat, stmt, msg.proof)
+                reason = None
+            else:
+                reason = verify_rekey(stmt, msg.proof)
             if reason is not None:
                 raise InvalidRekey(seat, f"its re-key proof fails: {reason}")
             self.proofs_checked += 1
@@ -241,7 +262,13 @@ class HandState:
                     raise PositionConflict(
                         seat, f"revealed a key for position {reveal.pos}, outside the deck"
                     )
-                if verify and mul_base(reveal.key) != commitments[reveal.pos]:
+                if not verify:
+                    pass
+                elif self.backlog is not None:
+                    self.backlog.add_key(
+                        self.config, seat, reveal.pos, reveal.key, commitments[reveal.pos]
+                    )
+                elif mul_base(reveal.key) != commitments[reveal.pos]:
                     raise WrongKey(
                         seat,
                         f"revealed a key for position {reveal.pos} not matching its commitment",

@@ -16,6 +16,7 @@ depends only on public cards, so the engine's answers are exact.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, Self, TypeVar
@@ -82,8 +83,9 @@ class PartialDeal(Generic[S]):
         self.known: list[int | None] = [None] * deck_size
         self.moves: list[int] = []
         self._all = deck_ids(deck_size)
-        self._cache: tuple[tuple[int, ...], int, S] | None = None
+        self._replays: dict[tuple[tuple[int, ...], tuple[int, ...]], S] = {}
         self._base: tuple[tuple[int | None, ...], tuple[int, ...], list[int], S] | None = None
+        self._held: tuple[S, tuple[tuple[int, ...], ...]] | None = None
 
     def _new(self, deck: Sequence[int]) -> S:
         raise NotImplementedError
@@ -128,10 +130,19 @@ class PartialDeal(Generic[S]):
         hand = state.hands[seat]
         return [p for p, c in enumerate(deck) if hand >> c & 1]
 
-    def holdings(self) -> list[list[int]]:
-        """Deck positions now in each seat's hand, from one replay (every seat at once)."""
+    def holdings(self) -> tuple[tuple[int, ...], ...]:
+        """Deck positions now in each seat's hand, from one replay (every seat at once).
+
+        Kept with the shared replay it comes from: the debts of every seat ask for it
+        several times per record.
+        """
         deck, state = self._shared_base()
-        return [[p for p, c in enumerate(deck) if hand >> c & 1] for hand in state.hands]
+        cached = self._held
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        held = tuple(tuple(p for p, c in enumerate(deck) if hand >> c & 1) for hand in state.hands)
+        self._held = (state, held)
+        return held
 
     def public_due(self) -> tuple[int, ...]:
         """Deck positions the rules have made public by now without a move showing them."""
@@ -198,37 +209,60 @@ class PartialDeal(Generic[S]):
     def _deck_with(self, harmful: int, avoid_positions: Sequence[int] = ()) -> list[int]:
         """Known cards in place; hidden cards fill the rest, harmless ones first at
         ``avoid_positions`` (the mover's hidden hand positions)."""
-        unknown = [c for c in self._all if c not in self.known]
-        harmless = [c for c in unknown if not harmful >> c & 1]
-        bad = [c for c in unknown if harmful >> c & 1]
+        known = set(self.known)
+        unknown = [c for c in self._all if c not in known]
+        pool = [c for c in unknown if not harmful >> c & 1]
+        pool += [c for c in unknown if harmful >> c & 1]
         deck: list[int | None] = list(self.known)
         avoid = set(avoid_positions)
-        pool = harmless + bad
+        fill = iter(pool)
         for p in avoid_positions:
-            deck[p] = pool.pop(0)
-        for p in range(len(deck)):
-            if deck[p] is None and p not in avoid:
-                deck[p] = pool.pop(0)
+            deck[p] = next(fill)
+        for p, c in enumerate(deck):
+            if c is None and p not in avoid:
+                deck[p] = next(fill)
         return [c for c in deck if c is not None]
 
     def _replay(self, deck: list[int]) -> S:
-        """The state after every move on ``deck`` (a fresh copy; the last one is cached).
+        """The state after every move on ``deck`` (a fresh copy).
 
-        Moves only ever get appended, so a cached replay on the same deck is
-        extended by the new moves instead of replaying the hand from its start.
+        The last few replays are kept by deck and moves, shared with this judge's
+        forks: a fork asked about a move finds the replay its judge needs once the
+        move's cards are public, and a replay one move short is extended by it
+        instead of replaying the hand from its start.
         """
-        key = tuple(deck)
-        cached = self._cache
-        if cached is not None and cached[0] == key and cached[1] <= len(self.moves):
-            s = cached[2].copy()
-            for code in self.moves[cached[1] :]:
-                s.apply_code_unchecked(code)
-        else:
-            s = self._new(deck)
-            for code in self.moves:
-                s.apply_code_unchecked(code)
-        self._cache = (key, len(self.moves), s)
-        return s.copy()
+        key, moves = tuple(deck), tuple(self.moves)
+        replays = self._replays
+        state = replays.get((key, moves))
+        if state is None:
+            shorter = replays.get((key, moves[:-1])) if moves else None
+            if shorter is not None:
+                state = shorter.copy()
+                state.apply_code_unchecked(moves[-1])
+            else:
+                state = self._new(deck)
+                for code in moves:
+                    state.apply_code_unchecked(code)
+            if len(replays) >= _REPLAYS_KEPT:
+                del replays[next(iter(replays))]
+            replays[(key, moves)] = state
+        return state.copy()
+
+    def fork(self) -> Self:
+        """A judge that knows what this one knows, to ask "what if" without changing this one.
+
+        It shares this judge's replays (they are keyed by deck and moves, never changed
+        once kept), so asking it and then this judge replays the hand once, not twice.
+        """
+        other = copy.copy(self)
+        other.known = list(self.known)
+        other.moves = list(self.moves)
+        return other
+
+
+_REPLAYS_KEPT = 8
+"""Replays a judge and its forks keep: the plain and the move-checking deck, before and
+after a move, with room for the forks of one record."""
 
 
 class PartialHand(PartialDeal[HandState]):

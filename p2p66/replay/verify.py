@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2p66.crypto.audit import audit
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.errors import CryptoError
 from p2p66.crypto.transcript import HandTranscript
 from p2p66.engine import EngineError, Match, deal_layout
@@ -142,7 +143,8 @@ def verify_file(path: Path | str) -> Verification:
     """Verify a replay file as it streams in: memory is bounded by the game, not the file.
 
     Never raises for bad content (an unreadable file is a verdict); reading
-    stops at the first bad record, so a huge tail is never read.
+    stops at the first bad record (a bad proof or key: at the end of its hand,
+    where its held-back check fails), so a huge tail is never read.
     """
     try:
         with open_replay(path) as reader:
@@ -173,26 +175,53 @@ def verify_stream(
     version: int, records: Iterable[Record], damage: Callable[[], Damage | None]
 ) -> Verification:
     """Feed ``records`` in order until the first problem; ``damage()`` says, once they run
-    out, whether the file stopped at damage. Keeps the records up to the first bad one."""
+    out, whether the file stopped at damage. Keeps the records up to the first bad one.
+
+    Proofs are held back for each hand's audit (``ProofBacklog``), which checks them
+    with the revealed secrets at about half the cost. Should any of them fail, the
+    records read are verified again with every proof checked on arrival, so the
+    verdict is always the one a live judge reaches.
+    """
+    backlog = ProofBacklog()
+    verification, found = _verify(records, damage, version, backlog)
+    backlog.settle_rest()
+    machine = verification.machine
+    machine.backlog = None  # whoever goes on with this machine checks on arrival again
+    for table in machine.hands:
+        table.crypto.backlog = None
+    if backlog.sound:
+        return verification
+    kept = verification.records
+    return _verify(kept, lambda: found, version, None)[0]
+
+
+def _verify(
+    records: Iterable[Record],
+    damage: Callable[[], Damage | None],
+    version: int,
+    backlog: ProofBacklog | None,
+) -> tuple[Verification, Damage | None]:
     stream = iter(records)
     head = list(itertools.islice(stream, MAX_PARTIES + 1))
     run = _Run(seats_of(head))
+    run.machine.backlog = backlog
     problem = None
     kept: list[Record] = []
     for index, record in enumerate(itertools.chain(head, stream)):
         kept.append(record)
         problem = run.feed(index, record)
-        if problem is not None:
-            break
+        if problem is not None or (backlog is not None and backlog.failed):
+            break  # a failed held-back check: the caller reads again, checking on arrival
     found = damage()
     if problem is None and found is not None:
         problem = _damage_problem(found)
-    return Verification(
+    verification = Verification(
         build_report(run.machine, run.logs, len(kept), version, problem),
         run.machine,
         run.logs,
         tuple(kept),
     )
+    return verification, found
 
 
 def verify_records(records: list[Record] | tuple[Record, ...]) -> Verification:

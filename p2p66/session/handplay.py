@@ -253,9 +253,7 @@ class HandTable:
         keys are applied; None if the move is refused even on those claims (the
         full checks then say why).
         """
-        after = self._judge()
-        after.known = list(self.public.known)
-        after.moves = list(self.public.moves)
+        after = self.public.fork()
         try:
             for r in shown:
                 if r.card is not None and after.known[r.pos] is None:
@@ -538,7 +536,7 @@ class HandTable:
         try:
             # Every proof was checked as it arrived (by our party, or by this public
             # state for a verifier); the audit recomputes each deck from its seed.
-            report = audit(transcript, verify_proofs=False)
+            report = audit(transcript, verify_proofs=False, backlog=self.crypto.backlog)
         except CryptoCheat as exc:
             raise AuditFinding(
                 f"the audit shows that player {exc.party} cheated: {exc}", exc.party, kind=exc.code

@@ -42,6 +42,7 @@ from typing import Any, Protocol
 import msgpack
 
 from p2p66 import __version__
+from p2p66.crypto.backlog import ProofBacklog
 from p2p66.crypto.coinflip import coin_commitment, coin_result
 from p2p66.crypto.config import ARGUMENT, MAX_ROUNDS, HandConfig, is_soundness
 from p2p66.crypto.errors import CheatingDetected as CryptoCheat
@@ -155,6 +156,9 @@ class Machine:
         self.abandoned_at: int | None = None
         """The record it owed (the claim's own sequence number)."""
         self.refusal = ""
+        self.backlog: ProofBacklog | None = None
+        """A replay verifier's: proofs wait for each hand's audit instead of being checked
+        on arrival (``p2p66.crypto.backlog``). Never set for a peer."""
 
     # ----------------------------------------------------------------- queries
 
@@ -467,6 +471,7 @@ class Machine:
         return self._begin(HandTable(self.options, config, dealer, CryptoState(config)))
 
     def _begin(self, hand: HandTable) -> list[ev.Event]:
+        hand.crypto.backlog = self.backlog
         if self.local is not None:
             self.local.begin_hand(hand.config)
         self.hand = hand
