@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Literal
 
 from p2p66.bots.api import Action, Bot, Turn
@@ -113,6 +114,7 @@ class StrongBot(Bot):
                 self._rng,
                 deadline=None if self.max_samples is not None else deadline,
                 iterations=self.max_samples,
+                finish=_finisher(self.endgame, worth),
             )
             return Action(MOVES[code], {"iterations": iterations})
         return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
@@ -208,6 +210,23 @@ class StrongBot(Bot):
         return Action(MOVES[best], {"equity": round(totals[best] / worlds, 3), "worlds": worlds})
 
 
+def _finisher(endgame: int, worth: dict[int, float]) -> Callable[[HandState], int] | None:
+    """ISMCTS's leaf value with ``endgame``: the policy's playout, solved exactly from
+    ``endgame`` cards a hand once the talon is gone (None: the plain playout). One
+    solver serves every world of the move: its table is keyed by whole positions,
+    and the few cards of a late endgame recur across worlds. It has no deadline:
+    one endgame costs well under a millisecond, and ISMCTS stops between iterations."""
+    if not endgame:
+        return None
+    solver = Solver()
+    window = WIN_WINDOW if _only_winning(worth) else (-INF, INF)
+
+    def finish(world: HandState) -> int:
+        return play_out(world, solver, endgame, window)
+
+    return finish
+
+
 def _only_winning(worth: dict[int, float]) -> bool:
     """A one-hand game, or a match's last hand: the solver then only proves win or loss,
     about three times faster than exact points."""
@@ -241,15 +260,25 @@ def evaluate(
         if child.phase != Phase.OVER and (child.closed or child.talon_left <= solve_talon):
             out[code] = solver.value(child, low, high)
             continue
-        while child.phase != Phase.OVER:
-            if (
-                not child.talon_open
-                and child.lead_card < 0
-                and child.hands[child.to_act].bit_count() <= endgame
-            ):
-                out[code] = solver.value(child, low, high)
-                break
-            child.apply_code_unchecked(policy_move(child))
-        else:
-            out[code] = terminal_value(child)
+        out[code] = play_out(child, solver, endgame, (low, high))
     return out
+
+
+def play_out(
+    world: HandState, solver: Solver, endgame: int, window: tuple[int, int] = (-INF, INF)
+) -> int:
+    """Game points for seat 0 at the end of ``world``, played on in place by the policy.
+
+    Once the talon is closed or exhausted with at most ``endgame`` cards in the
+    hand on lead, nothing is left to chance in this world and ``solver`` finishes
+    it exactly (exact in its sign only, with a null ``window``).
+    """
+    while world.phase != Phase.OVER:
+        if (
+            not world.talon_open
+            and world.lead_card < 0
+            and world.hands[world.to_act].bit_count() <= endgame
+        ):
+            return solver.value(world, *window)
+        world.apply_code_unchecked(policy_move(world))
+    return terminal_value(world)
