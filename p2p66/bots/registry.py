@@ -55,23 +55,27 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 
 def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
-    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search"))
-    from p2p66.bots.strong import SEARCHES, SOLVE_TALON
+    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search", "infer"))
+    from p2p66.bots.strong import INFER, SEARCHES, SOLVE_TALON
 
     search = opts.get("search", "auto")
     if search not in SEARCHES:
         raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {search!r}")
-    return {
+    settings: dict[str, str | float | int] = {
         "ms": _number("strong", opts, "ms", 100.0),
         "samples": int(_number("strong", opts, "samples", 0)),
         "endgame": int(_number("strong", opts, "endgame", 0, zero_ok=True)),
         "solve": int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True)),
         "search": search,
     }
+    infer = int(_number("strong", opts, "infer", int(INFER), zero_ok=True))
+    if infer != INFER:  # recorded only when it differs from the default
+        settings["infer"] = infer
+    return settings
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import SEARCHES, StrongBot
+    from p2p66.bots.strong import INFER, SEARCHES, StrongBot
 
     settings = _strong_settings(opts)
     return StrongBot(
@@ -81,6 +85,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         endgame=int(settings["endgame"]),
         solve_talon=int(settings["solve"]),
         search=SEARCHES[str(settings["search"])],
+        infer=bool(settings.get("infer", INFER)),
     )
 
 

@@ -27,6 +27,7 @@ from typing import Literal
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.equity import utilities
 from p2p66.bots.exploit import ExploitSolver
+from p2p66.bots.inference import lead_likelihood
 from p2p66.bots.ismcts import ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
@@ -42,6 +43,7 @@ HARD_STOP = 0.9  # a world still being solved at this share of the budget is dro
 # 12 against 27 of the matches that differ) and changed nothing under vu (282/400 either way).
 SOLVE_TALON = 0
 ALL_WORLDS = 24  # ... when at most this many are possible; else they are sampled (PIMC)
+INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
@@ -69,7 +71,9 @@ class StrongBot(Bot):
         endgame: int = 0,
         solve_talon: int = SOLVE_TALON,
         search: Search = "auto",
+        infer: bool = INFER,
     ) -> None:
+        self.infer = infer
         self._rng = random.Random(seed)
         self.endgame = endgame
         self.solve_talon = solve_talon
@@ -94,7 +98,7 @@ class StrongBot(Bot):
             budget = min(budget, turn.time_limit)
         deadline = started + budget * SAFETY
         know = knowledge_of(turn)
-        sampler = WorldSampler(turn, know)
+        sampler = WorldSampler(turn, know, lead_likelihood(turn) if self.infer else None)
         worth = utilities(view.options, turn.match_points, view.seat)
         if know.talon_size == 0:
             exact = ExploitSolver(view.seat, worth, EPSILON)
