@@ -106,10 +106,13 @@ BUILTINS: dict[str, BuiltinBot] = {
             {
                 "ms": "thinking time per move in milliseconds (default 100)",
                 "samples": "fixed number of determinisations instead of a time budget",
-                "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
+                "endgame": "solve playouts exactly once the talon is gone and "
+                "hands hold at most N cards (default 0)",
                 "solve": "solve worlds exactly once the talon holds at most N cards, every one "
                 "when they are few (default 0: off)",
                 "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
+                "infer": "1: weigh the guessed worlds by how well they explain the opponent's "
+                "lead (default 0)",
             },
             _strong,
         ),

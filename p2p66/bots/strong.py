@@ -12,6 +12,10 @@ with the best average match equity over all worlds is played. With ``solve=N``, 
 most N cards are left in the talon, whichever search is used, the few worlds
 still possible are listed and each is solved exactly (``_every_world``); it
 is off by default, as measured (``SOLVE_TALON``).
+With ``endgame=N`` both searches finish a playout with the solver once the
+talon is gone and at most N cards are left in each hand; with ``infer`` the
+worlds are drawn by how well they explain the opponent's lead
+(``inference.py``).
 Once the talon is exhausted nothing is hidden any more: ``ExploitSolver``
 plays exactly, and where the hand is lost against perfect play it keeps the
 most chances that the opponent errs.
