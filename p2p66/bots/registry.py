@@ -68,7 +68,9 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
         "solve": int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True)),
         "search": search,
     }
-    infer = int(_number("strong", opts, "infer", int(INFER), zero_ok=True))
+    if opts.get("infer", "0") not in ("0", "1"):
+        raise BotError(f"bot strong: option infer is 0 or 1, not {opts['infer']!r}")
+    infer = int(opts.get("infer", int(INFER)))
     if infer != INFER:  # recorded only when it differs from the default
         settings["infer"] = infer
     return settings

@@ -7,10 +7,11 @@ import random
 from collections.abc import Iterator
 from statistics import fmean
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p66.bots.api import Turn
+from p2p66.bots.api import BotError, Turn
 from p2p66.bots.inference import FLOOR, lead_likelihood
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.engine import preset, view_of
@@ -68,3 +69,18 @@ def test_worlds_drawn_under_the_likelihood_explain_the_lead_better() -> None:
             weighted += [model(inferred.sample(rng)) for _ in range(20)]
     assert min(uniform) < 0.5
     assert fmean(weighted) > fmean(uniform) + 0.02
+
+
+def test_the_infer_option_is_checked_and_recorded_when_it_differs_from_the_default() -> None:
+    from p2p66.bots.registry import bot_settings, make_bot, parse_bot_spec
+    from p2p66.bots.strong import INFER, StrongBot
+
+    other = int(not INFER)
+    bot = make_bot(parse_bot_spec(f"strong:samples=5,infer={other}"), 0, preset("vu"))
+    assert isinstance(bot, StrongBot) and bot.infer == bool(other)
+    options = bot_settings(parse_bot_spec(f"strong:infer={other}"))["options"]
+    assert isinstance(options, dict) and options["infer"] == other
+    options = bot_settings(parse_bot_spec("strong"))["options"]
+    assert isinstance(options, dict) and "infer" not in options
+    with pytest.raises(BotError, match="infer is 0 or 1"):
+        make_bot(parse_bot_spec("strong:infer=yes"), 0, preset("vu"))
