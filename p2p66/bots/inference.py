@@ -16,7 +16,7 @@ to drop the true world.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p2p66.bots.api import Turn
 from p2p66.bots.heuristics import keep_value
@@ -38,10 +38,22 @@ class LeadLikelihood:
     exchangeable: int  # the card that could still be exchanged for the face-up trump, or -1
     bonus: int  # the face-up trump's points (what holding ``exchangeable`` is worth extra)
 
+    seen: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
+
     def __call__(self, world: HandState) -> float:
-        """In (FLOOR, 1]: 1 when the lead was the opponent's best card by these values."""
+        """In [FLOOR, 1]: 1 when the lead was the opponent's best card by these values.
+
+        It depends only on the opponent's hand, which few hidden cards make recur: each
+        hand is judged once (``seen``).
+        """
+        hand = world.hands[self.opponent] | 1 << self.lead
+        known = self.seen.get(hand)
+        if known is None:
+            known = self.seen[hand] = self._likelihood(hand)
+        return known
+
+    def _likelihood(self, hand: int) -> float:
         lead = self.lead
-        hand = world.hands[self.opponent] | 1 << lead
         out = self.unseen & ~hand
         values = {}
         mask = hand
