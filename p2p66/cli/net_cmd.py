@@ -51,8 +51,15 @@ from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_si
 from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.cli.signals import REASONS, run_terminable
-from p2p66.cli.table_cmd import TablePlayer, host_table_main, join_table_main
-from p2p66.cli.table_options import AsciiOnly, BotSeed, Plain, PlayerName, ReplayDir
+from p2p66.cli.table_cmd import TablePlayer, host_table_main, join_table_main, join_table_resume
+from p2p66.cli.table_options import (
+    AsciiOnly,
+    BotSeed,
+    Plain,
+    PlayerName,
+    ReplayDir,
+    TableGrace,
+)
 from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
@@ -66,7 +73,9 @@ from p2p66.live.resume import (
     forget,
     restore,
 )
+from p2p66.live.starlink import GRACE
 from p2p66.live.tablelobby import TableHosting, parse_bot_seats
+from p2p66.live.tableresume import table_match_kept
 from p2p66.net import (
     Identity,
     KnownPeers,
@@ -428,13 +437,14 @@ def register(app: typer.Typer) -> None:
                 "the bot).",
             ),
         ] = None,
+        grace: TableGrace = GRACE,
     ) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
         chosen = preset_text or config.preset
         if is_table_preset(chosen) and not resume:
             table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
-            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, target)
+            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, target, grace)
             seating = host_table_main(table, name or config.name, accept_timeout, player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         if bot_seats is not None:
@@ -497,13 +507,18 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--table", help="Join a table of three or four players with its code."),
         ] = False,
+        grace: TableGrace = GRACE,
     ) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
+        if resume and (table or table_match_kept()):
+            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, grace=grace)
+            resuming = join_table_resume(name, player)
+            raise typer.Exit(_guarded(run_terminable(resuming, EXIT_NETWORK)))
         if table:
             if code is None:
                 raise typer.BadParameter("--table needs the table's join code", param_hint="CODE")
-            player = TablePlayer(_bot(bot), _seed(seed), replay_dir)
+            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, grace=grace)
             seating = join_table_main(code, name, accept=yes or bot is not None, player=player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         bot_spec = _bot(bot)

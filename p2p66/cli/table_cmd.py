@@ -18,28 +18,47 @@ import typer
 from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_REPLAY, EXIT_USAGE
 from p2p66.cli.table_bots import bot_chooser
 from p2p66.live.loopback import replay_path
+from p2p66.live.resume import ResumeError, restore
+from p2p66.live.starlink import GRACE, Notify
 from p2p66.live.tablelobby import (
     TableHosting,
     bot_identities,
     host_seated_table,
     join_seated_table,
+    open_table_listener,
     seating_lines,
+    take_back_only_seated,
 )
 from p2p66.live.tablenet import (
     Chooser,
+    Dropouts,
     Heard,
     TableEnd,
     options_of,
+    peer_for,
     play_hosted,
     play_joined,
     prompt_chooser,
 )
+from p2p66.live.tableresume import (
+    TableMatch,
+    dial_within,
+    forget_table,
+    fresh_secrets,
+    redial_host,
+    stored_secrets,
+    table_match_kept,
+)
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity, load_or_create_identity
-from p2p66.net.joincode import JoinCodeError
+from p2p66.net.joincode import JoinCodeError, parse_join_code
 from p2p66.net.lobby import SeatingRefused, Table
 from p2p66.net.seating import Seating
+from p2p66.net.tcp import Listener
+from p2p66.replay.fileio import ReplayWriter
 from p2p66.session import events as ev
+from p2p66.session.headacks import HOST_SEAT
+from p2p66.session.peer import Peer
 
 
 def _say(text: str) -> None:
@@ -59,6 +78,8 @@ class TablePlayer:
     seed: int
     replay_dir: Path | None = None
     target: int | None = None
+    grace: float = GRACE
+    """Seconds a dropped seat has to reconnect before the match ends as abandoned by it."""
 
 
 def _narrator(names: tuple[str, ...]) -> Heard:
@@ -69,6 +90,21 @@ def _narrator(names: tuple[str, ...]) -> Heard:
                 _say(f"Hand {event.number} over: {scores}.")
             elif isinstance(event, ev.TableMatchEnded):
                 _say(f"The match is over: {'-'.join(str(s) for s in event.scores)}.")
+
+    return tell
+
+
+def _link_teller(names: tuple[str, ...], grace: float) -> Notify:
+    """What the person at this seat hears of the others' links (the host's notices)."""
+
+    def tell(seat: int, state: str) -> None:
+        who = "the host" if seat == 0 else f"seat {seat} ({names[seat]})"
+        if state == "reconnecting":
+            _say(f"{who}: connection lost, reconnecting (waiting up to {grace:g} s) ...")
+        elif state == "back":
+            _say(f"{who}: reconnected, the match goes on.")
+        elif state == "gone":
+            _say(f"{who} did not come back within {grace:g} s.")
 
     return tell
 
@@ -94,7 +130,7 @@ def _chooser(player: TablePlayer, table: Table) -> Chooser:
 
 async def _play_hosted(
     table: Table, me: Identity, hosting: TableHosting, bots: dict[int, Identity],
-    player: TablePlayer,
+    player: TablePlayer, *, listener: Listener,
 ) -> int:  # fmt: skip
     for line in seating_lines(table):
         _say(line)
@@ -105,9 +141,12 @@ async def _play_hosted(
     }
     replay = replay_path(table.seating.preset, player.replay_dir)
     names = tuple(p.name for p in table.seating.seats)
+    dropouts = Dropouts(
+        player.grace, rejoins=listener.accept, on_notice=_link_teller(names, player.grace)
+    )
     ends = await play_hosted(
         table, me, _chooser(player, table), seat_bots, replay=replay,
-        on_events=_narrator(names), target=player.target,
+        on_events=_narrator(names), target=player.target, dropouts=dropouts,
     )  # fmt: skip
     return _outcome(ends[0], replay)
 
@@ -120,20 +159,32 @@ async def host_table_main(
     bots = bot_identities(hosting)
     _say(f"Hosting {hosting.preset} as {me.name} ({me.fingerprint}), seat 0.")
     try:
-        async with asyncio.timeout(wait):
-            table = await host_seated_table(hosting, me, _say, _show_code, bots=bots)
-    except TimeoutError:
-        _say(f"p2p66: the table was not seated within {wait:g} s")
-        return EXIT_NETWORK
+        listener = await open_table_listener(hosting, me)
     except TransportError as exc:
         _say(f"p2p66: cannot host: {exc}")
         return EXIT_NETWORK
-    return await _play_hosted(table, me, hosting, bots, player)
+    async with listener:
+        try:
+            async with asyncio.timeout(wait):
+                table = await host_seated_table(listener, hosting, me, _say, _show_code, bots=bots)
+        except TimeoutError:
+            _say(f"p2p66: the table was not seated within {wait:g} s")
+            return EXIT_NETWORK
+        except TransportError as exc:
+            _say(f"p2p66: cannot host: {exc}")
+            return EXIT_NETWORK
+        take_back_only_seated(listener, table)  # the listener stays open for reconnections
+        return await _play_hosted(table, me, hosting, bots, player, listener=listener)
 
 
 async def join_table_main(code: str, name: str | None, *, accept: bool, player: TablePlayer) -> int:
     """Join a table and answer its seating (asked unless ``accept``)."""
     me = load_or_create_identity(name)
+    if table_match_kept():
+        _say(
+            "Note: an unfinished table match can be resumed with 'p2p66 join --resume'; "
+            "once this one is seated, it replaces that one."
+        )
 
     async def decide(seating: Seating, seat: int) -> str | None:
         _say(f"The host seats {len(seating.seats)} players for {seating.preset}:")
@@ -146,7 +197,8 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
         return None if ok else "the player refused the seating"
 
     try:
-        table = await join_seated_table(code, me, decide, _say)
+        parsed = parse_join_code(code)
+        table = await join_seated_table(parsed, me, decide, _say)
     except JoinCodeError as exc:
         _say(f"p2p66: {exc}")
         return EXIT_USAGE
@@ -159,8 +211,63 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
     for line in seating_lines(table):
         _say(line)
     replay = replay_path(table.seating.preset, player.replay_dir)
+    match = TableMatch.of(table, parsed.host, parsed.port, replay)
+    store = fresh_secrets()  # saved from the first draw on, before any record made from it
+    match.save()
+    _say(f"Playing; replay {replay} ('p2p66 join --resume' goes on if this process dies).")
+    peer = peer_for(table, me, rng=store.rng())
+    return await _play_joined(match, table, me, player, peer=peer, restarted=None)
+
+
+async def _play_joined(
+    match: TableMatch, table: Table, me: Identity, player: TablePlayer, *, peer: Peer,
+    restarted: ReplayWriter | None,
+) -> int:  # fmt: skip
     names = tuple(p.name for p in table.seating.seats)
-    end = await play_joined(
-        table, me, _chooser(player, table), replay=replay, on_events=_narrator(names)
+    replay = Path(match.replay)
+    dropouts = Dropouts(
+        player.grace, redial=redial_host(match, me), on_notice=_link_teller(names, player.grace)
     )
+    end = await play_joined(
+        table, me, _chooser(player, table), replay=replay, on_events=_narrator(names),
+        dropouts=dropouts, peer=peer, restarted=restarted,
+    )  # fmt: skip
+    if not end.lost or end.culprit != HOST_SEAT:  # over, or it cannot go on: nothing to resume
+        forget_table()
     return _outcome(end, replay)
+
+
+async def join_table_resume(name: str | None, player: TablePlayer) -> int:
+    """``join --resume`` of a table match whose joiner process died: restore the seat from
+    its replay and stored secrets, dial the host again and catch up."""
+    try:
+        match = TableMatch.load()
+        if match is None:
+            _say("p2p66: there is no table match to resume (none was joined, or it is over)")
+            return EXIT_USAGE
+        me = load_or_create_identity(name)
+        if me.public_key != match.seating.seats[match.seat].public_key:
+            _say(
+                f"p2p66: this identity ({me.fingerprint}) is not the one seated at seat "
+                f"{match.seat} of that table; cannot resume"
+            )
+            return EXIT_USAGE
+        store = stored_secrets()
+        writer = ReplayWriter(match.replay)
+        seated = match.table(None)
+        peer = peer_for(seated, me, rng=store.rng())
+        restore(peer, list(writer.records))
+    except (ResumeError, OSError) as exc:
+        _say(f"p2p66: {exc}")
+        return EXIT_USAGE
+    _say(
+        f"Resuming {match.seating.preset} at seat {match.seat} from record "
+        f"{len(writer.records)}; dialling the host {match.host}:{match.port} ..."
+    )
+    try:
+        channel = await dial_within(redial_host(match, me), player.grace)
+    except TransportError as exc:
+        writer.close()
+        _say(f"p2p66: the host did not take us back within {player.grace:g} s: {exc}")
+        return EXIT_NETWORK
+    return await _play_joined(match, match.table(channel), me, player, peer=peer, restarted=writer)

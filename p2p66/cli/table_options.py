@@ -26,3 +26,12 @@ ReplayDir = Annotated[
     Path | None,
     typer.Option("--replay-dir", help="Where the replay goes (default: the data directory)."),
 ]
+TableGrace = Annotated[
+    float,
+    typer.Option(
+        "--grace",
+        min=0,
+        help="Three- or four-player games: seconds a player whose connection dropped has to "
+        "reconnect before the match ends as abandoned by it.",
+    ),
+]

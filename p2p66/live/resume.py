@@ -45,7 +45,9 @@ from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer
 from p2p66.session.records import GENESIS, Record
 
-ROLES = ("host", "join")
+ROLES = ("host", "join", "table-join")
+"""Whose resume state: a two-player host or joiner, or a joiner at a table of three or four
+(``p2p66.live.tableresume``)."""
 GOODBYE_WAIT = 10.0
 """Seconds an abandoning peer waits for the other side to close after its resignation."""
 
@@ -58,7 +60,8 @@ def resume_dir() -> Path:
     return home_dir() / "resume"
 
 
-def _path(role: str, kind: str) -> Path:
+def resume_path(role: str, kind: str) -> Path:
+    """``<home>/resume/<role>.<kind>`` (kind: ``match`` or ``secrets``)."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, not {role!r}")
     return resume_dir() / f"{role}.{kind}"
@@ -127,20 +130,20 @@ class MatchInfo:
 
     def save(self) -> None:
         fields = {f: getattr(self, f) for f in self.__slots__}
-        write_private(_path(self.role, "match"), msgpack.packb(fields))
+        write_private(resume_path(self.role, "match"), msgpack.packb(fields))
 
     @classmethod
     def load(cls, role: str) -> MatchInfo | None:
-        obj = _read(_path(role, "match"))
+        obj = _read(resume_path(role, "match"))
         if obj is None:
             return None
         try:
             obj["reply_to"] = tuple((str(h), int(p)) for h, p in obj.get("reply_to", ()))
             info = cls(**obj)
         except (TypeError, ValueError):
-            raise ResumeError(f"{_path(role, 'match')} is damaged; cannot resume") from None
+            raise ResumeError(f"{resume_path(role, 'match')} is damaged; cannot resume") from None
         if info.role != role or not isinstance(info.opponent, bytes):
-            raise ResumeError(f"{_path(role, 'match')} is damaged; cannot resume")
+            raise ResumeError(f"{resume_path(role, 'match')} is damaged; cannot resume")
         return info
 
 
@@ -168,7 +171,7 @@ class SecretStore:
 
     @property
     def path(self) -> Path:
-        return _path(self.role, "secrets")
+        return resume_path(self.role, "secrets")
 
     def rng(self, fresh: Rng = system_rng) -> Rng:
         def draw(n: int) -> bytes:
@@ -188,12 +191,12 @@ class SecretStore:
 
     @classmethod
     def load(cls, role: str) -> SecretStore | None:
-        obj = _read(_path(role, "secrets"))
+        obj = _read(resume_path(role, "secrets"))
         if obj is None:
             return None
         draws = obj.get("draws")
         if not isinstance(draws, list) or not all(isinstance(d, bytes) for d in draws):
-            raise ResumeError(f"{_path(role, 'secrets')} is damaged; cannot resume")
+            raise ResumeError(f"{resume_path(role, 'secrets')} is damaged; cannot resume")
         return cls(role, draws)
 
 
@@ -201,7 +204,7 @@ def forget(role: str) -> None:
     """The match is over (or cannot go on): nothing is left to resume."""
     for kind in ("match", "secrets"):
         with contextlib.suppress(FileNotFoundError):
-            _path(role, kind).unlink()
+            resume_path(role, kind).unlink()
 
 
 class ResumableWriter(ReplayWriter):

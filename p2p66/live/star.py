@@ -33,7 +33,10 @@ from typing import Final
 
 from p2p66.live.starwire import (
     AckMessage,
+    LinkNotice,
     RecordMessage,
+    ResumeReply,
+    ResumeRequest,
     StarWireError,
     decode_star_message,
 )
@@ -108,6 +111,9 @@ class StarHub:
         self._sign = sign
         self.chain = Chain()
         self.digests: list[bytes] = []
+        self.records: list[Record] = []
+        self.receipts: list[bytes] = []
+        """Our receipt signature for every record kept, by position (a resync sends it again)."""
         self.acked: dict[int, int] = dict.fromkeys(seats.joiners, -1)
         """The last position each joiner acknowledged (-1: none yet)."""
         self.dropped: list[tuple[int, Record]] = []
@@ -141,6 +147,10 @@ class StarHub:
             raise SeatFault(f"seat {seat} sent a malformed star message: {exc}", seat) from None
         if isinstance(message, AckMessage):
             return None, self._relay_ack(seat, message.ack)
+        if not isinstance(message, RecordMessage):
+            raise SeatFault(
+                f"seat {seat} sent {type(message).__name__} in the middle of play", seat
+            )
         record = message.record
         if record.author != seat:
             raise SeatFault(
@@ -182,12 +192,54 @@ class StarHub:
         self.chain.advance(record)
         self.digests.append(record.digest)
         receipt = receipt_for(self.seats, record, self._sign)
+        self.records.append(record)
+        self.receipts.append(receipt.signature)
         out: list[Outgoing] = []
         for seat in self.seats.joiners:
             if seat == author:
                 out.append((seat, AckMessage(receipt).encode()))
             else:
                 out.append((seat, RecordMessage(record, receipt.signature).encode()))
+        return out
+
+    def catch_up(self, seat: int, data: bytes) -> list[bytes]:
+        """What a reconnected joiner lacks, from its first message (a ``ResumeRequest``).
+
+        Our ``ResumeReply`` first, then every record from where it stands, each
+        exactly as it went live: another seat's record with its receipt, the
+        joiner's own with the receipt alone. Everything comes from the one chain
+        the receipts already signed, so the joiner sees nothing new about a
+        position it holds (SPEC "Reconnecting through the star").
+        """
+        if seat not in self.seats.joiners:
+            raise LocalProtocolError(f"seat {seat} has no channel at this table")
+        try:
+            request = decode_star_message(data)
+        except StarWireError as exc:
+            raise SeatFault(f"seat {seat} resumed with a malformed message: {exc}", seat) from None
+        if not isinstance(request, ResumeRequest):
+            raise SeatFault(f"seat {seat} reconnected without resynchronising first", seat)
+        have = request.have
+        if have > len(self.digests):
+            raise SeatFault(
+                f"seat {seat} resumed holding {have} receipted records; the chain has "
+                f"{len(self.digests)}",
+                seat,
+                kind="diverged",
+            )
+        if request.head != (self.digests[have - 1] if have else GENESIS):
+            raise SeatFault(
+                f"seat {seat} resumed with another record {have - 1} than the chain's",
+                seat,
+                kind="diverged",
+            )
+        out = [ResumeReply(len(self.digests), self.acked[seat]).encode()]
+        for record, sig in zip(self.records[have:], self.receipts[have:], strict=True):
+            if record.author == seat:
+                receipt = HeadAck(HOST_SEAT, record.seq, record.digest, sig)
+                out.append(AckMessage(receipt).encode())
+            else:
+                out.append(RecordMessage(record, sig).encode())
         return out
 
     def _relay_ack(self, seat: int, ack: HeadAck) -> list[Outgoing]:
@@ -222,6 +274,7 @@ class Delivery:
 
     record: Record | None
     reply: bytes | None
+    notice: LinkNotice | None = None
 
 
 class StarSpoke:
@@ -248,6 +301,11 @@ class StarSpoke:
         self.voided: list[Record] = []
         """Our records that crossed another on the way and lost (the host's order wins):
         they are not in the chain; the session re-signs what still matters on the new head."""
+        self.last_ack: HeadAck | None = None
+        self.live_from = 0
+        self.restored = False
+        """Records from this position on came live; those before, in a resync's catch-up."""
+        self._resend_from: int | None = None
 
     def own(self, record: Record) -> bytes:
         """Our own next record (already signed): what to send to the host."""
@@ -271,7 +329,82 @@ class StarSpoke:
             raise RelayFault(f"it sent a malformed message: {exc}", kind="malformed") from None
         if isinstance(message, AckMessage):
             return self._on_ack(message.ack)
+        if isinstance(message, LinkNotice):
+            if message.seat == self.seat or message.seat not in self.seats.joiners:
+                raise RelayFault(f"it sent a link notice about seat {message.seat}", kind="seat")
+            return Delivery(None, None, message)
+        if not isinstance(message, RecordMessage):
+            raise RelayFault(
+                f"it sent {type(message).__name__} in the middle of play", kind="order"
+            )
         return self._on_record(message.record, message.receipt)
+
+    def restore(self, records: list[Record]) -> None:
+        """A restarted joiner: the chain as its replay holds it (checked). Our records at
+        its end may never have reached the host: they wait for its receipt, or go again.
+        The receipts the killed process held are gone: what it saw is the replay's chain,
+        which the resynchronisation's head check holds the host to."""
+        if self.chain.next_seq:
+            raise LocalProtocolError("only a fresh spoke is restored")
+        self.restored = True
+        for record in records:
+            try:
+                self.chain.check_next(record)
+            except RecordError as exc:
+                raise LocalProtocolError(f"our replay does not chain: {exc}") from None
+            self.chain.advance(record)
+            self.digests.append(record.digest)
+        for record in reversed(records):
+            if record.author != self.seat:
+                break
+            self.pending.appendleft(record)
+
+    @property
+    def receipted(self) -> int:
+        """How many records of the chain we hold that the host has receipted."""
+        return self.chain.next_seq - len(self.pending)
+
+    def resume_request(self) -> bytes:
+        """The first message on a new channel to the host: where we stand."""
+        have = self.receipted
+        return ResumeRequest(have, self.digests[have - 1] if have else GENESIS).encode()
+
+    def resumed(self, data: bytes) -> list[bytes]:
+        """The host's ``ResumeReply``: our last acknowledgement if it lacks it (to send
+        now); our records it lacks go once its catch-up reaches them (``resends``)."""
+        try:
+            reply = decode_star_message(data)
+        except StarWireError as exc:
+            raise RelayFault(
+                f"it resumed with a malformed message: {exc}", kind="malformed"
+            ) from None
+        if not isinstance(reply, ResumeReply):
+            raise RelayFault("it did not answer our resynchronisation", kind="order")
+        if reply.have < self.receipted:
+            raise RelayFault(
+                f"it resumed holding {reply.have} records, fewer than the {self.receipted} "
+                "it had receipted to us (it dropped records)",
+                kind="order",
+            )
+        # a restarted process lost its acknowledgements: it can only say what it holds
+        ours = self.last_ack.seq if self.last_ack is not None else -1
+        if reply.acked > (self.receipted - 1 if self.restored else ours):
+            raise RelayFault(
+                f"it holds our acknowledgement of record {reply.acked}, which we never sent",
+                kind="false-ack",
+            )
+        self.live_from = reply.have
+        self._resend_from = reply.have
+        last = self.last_ack
+        return [AckMessage(last).encode()] if last is not None and last.seq > reply.acked else []
+
+    def resends(self) -> list[bytes]:
+        """Our records the host lacked at the resync, once its catch-up has reached them
+        (those that crossed another record in the meantime are void, not sent)."""
+        if self._resend_from is None or self.receipted < self._resend_from:
+            return []
+        self._resend_from = None
+        return [RecordMessage(record).encode() for record in self.pending]
 
     @property
     def head(self) -> int:
@@ -344,6 +477,7 @@ class StarSpoke:
             self.seats.table, self.seat, record.seq, record.digest, self._sign, receipt=receipt_sig
         )
         self._log(Evidence(ack, record))
+        self.last_ack = ack
         return AckMessage(ack).encode()
 
     def _on_ack(self, ack: HeadAck) -> Delivery:

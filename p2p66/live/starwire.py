@@ -9,7 +9,25 @@ it (the signature of the host's head acknowledgement of that record).
 receipt for the joiner's own record, a joiner's acknowledgement, or one the
 host relays from another joiner.
 
-Both are canonical msgpack; anything else is the sender's protocol error.
+After a dropped link, a joiner's new channel begins with a resynchronisation:
+
+``[3, have, head]``: the joiner's first message (``ResumeRequest``): how many
+records of the chain it holds that the host has receipted, and the digest of
+the last of them (the genesis digest for none).
+
+``[4, have, acked]``: the host's answer (``ResumeReply``): how many records
+its chain holds, and the last position it holds the joiner's acknowledgement
+of (-1: none). The host then sends what the joiner lacks, as it would have
+live (records with receipts, receipts for the joiner's own records); the
+joiner sends its own records the host lacks, and its last acknowledgement if
+the host lacks it.
+
+``[2, seat, state]``: the host's word that a seat's link is ``reconnecting``
+or ``back`` (``LinkNotice``). It is unsigned and proves nothing: it is how
+the others know why the match waits, and an honest host always sends
+``reconnecting`` before it claims that seat abandoned the match.
+
+All are canonical msgpack; anything else is the sender's protocol error.
 """
 
 from __future__ import annotations
@@ -21,10 +39,21 @@ import msgpack
 
 from p2p66.session.canonical import NonCanonical, unpack
 from p2p66.session.headacks import HeadAck, HeadAckError
-from p2p66.session.records import MAX_BODY, SIG_SIZE, Record, RecordError
+from p2p66.session.records import (
+    HASH_SIZE,
+    MAX_BODY,
+    MAX_PARTIES,
+    SIG_SIZE,
+    Record,
+    RecordError,
+)
 
 KIND_RECORD: Final = 0
 KIND_ACK: Final = 1
+KIND_NOTICE: Final = 2
+KIND_RESUME: Final = 3
+KIND_RESUMED: Final = 4
+LINK_STATES: Final = ("reconnecting", "back")
 MAX_STAR_MESSAGE: Final = MAX_BODY + 1024
 
 
@@ -49,7 +78,34 @@ class AckMessage:
         return msgpack.packb([KIND_ACK, self.ack.encode()])
 
 
-StarMessage = RecordMessage | AckMessage
+@dataclass(frozen=True, slots=True)
+class LinkNotice:
+    seat: int
+    state: str
+
+    def encode(self) -> bytes:
+        return msgpack.packb([KIND_NOTICE, self.seat, self.state])
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeRequest:
+    have: int
+    head: bytes
+
+    def encode(self) -> bytes:
+        return msgpack.packb([KIND_RESUME, self.have, self.head])
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeReply:
+    have: int
+    acked: int
+
+    def encode(self) -> bytes:
+        return msgpack.packb([KIND_RESUMED, self.have, self.acked])
+
+
+StarMessage = RecordMessage | AckMessage | LinkNotice | ResumeRequest | ResumeReply
 
 
 def decode_star_message(data: bytes) -> StarMessage:
@@ -71,8 +127,33 @@ def decode_star_message(data: bytes) -> StarMessage:
             message = RecordMessage(Record.decode(obj[1]), receipt)
         elif obj[0] == KIND_ACK and len(obj) == 2 and isinstance(obj[1], bytes):
             message = AckMessage(HeadAck.decode(obj[1]))
+        elif obj[0] == KIND_NOTICE and len(obj) == 3:
+            message = _notice(obj[1], obj[2])
+        elif obj[0] == KIND_RESUME and len(obj) == 3:
+            message = ResumeRequest(_count(obj[1], "have"), _digest(obj[2]))
+        elif obj[0] == KIND_RESUMED and len(obj) == 3:
+            message = ResumeReply(_count(obj[1], "have"), _count(obj[2], "acked", least=-1))
         else:
             raise StarWireError(f"unknown star message of kind {obj[0]} with {len(obj)} fields")
     except (RecordError, HeadAckError) as exc:
         raise StarWireError(str(exc)) from None
     return message
+
+
+def _count(value: object, name: str, least: int = 0) -> int:
+    if type(value) is not int or not least <= value < 2**40:
+        raise StarWireError(f"a resynchronisation's {name} is a count, not {value!r}")
+    return value
+
+
+def _digest(value: object) -> bytes:
+    if not isinstance(value, bytes) or len(value) != HASH_SIZE:
+        raise StarWireError(f"a resynchronisation's head is a {HASH_SIZE}-byte digest")
+    return value
+
+
+def _notice(seat: object, state: object) -> LinkNotice:
+    if type(seat) is not int or not 1 <= seat < MAX_PARTIES or state not in LINK_STATES:
+        raise StarWireError("a link notice names a joiner's seat and one of " + str(LINK_STATES))
+    assert isinstance(state, str)
+    return LinkNotice(seat, state)

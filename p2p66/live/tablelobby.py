@@ -9,13 +9,14 @@ signed ``Table``, which ``p2p66.live.tablenet`` then plays to the end.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from p2p66.net.addresses import join_addresses
+from p2p66.net.channel import SecureChannel
 from p2p66.net.identity import Identity
-from p2p66.net.joincode import generate_words
-from p2p66.net.lobby import Decide, LobbyEvent, Table, host_table, join_table
+from p2p66.net.joincode import JoinCode, generate_words
+from p2p66.net.lobby import Decide, LobbyEvent, SeatedPeers, Table, host_table, join_table
 from p2p66.net.tcp import Listener
 
 Say = Callable[[str], None]
@@ -73,7 +74,25 @@ def bot_identities(hosting: TableHosting) -> dict[int, Identity]:
     return {seat: Identity.generate(f"{hosting.bot}-{seat}"[:32]) for seat in hosting.bot_seats}
 
 
+async def open_table_listener(hosting: TableHosting, identity: Identity) -> Listener:
+    """The host's listener, with the table's join code: it seats the table, then stays open
+    for the seated joiners' reconnections (``take_back_only_seated``)."""
+    return await Listener.open(
+        identity, words=generate_words(), bind=hosting.bind, port=hosting.port
+    )
+
+
+def take_back_only_seated(listener: Listener, table: Table) -> None:
+    """Once the table is seated: no more join codes, and only a seated joiner's identity gets
+    through (the known-peer handshake), to take its seat back after a dropped link."""
+    joiners = [table.seating.seats[s] for s in range(1, len(table.seating.seats))]
+    listener.take_no_codes()
+    listener.known_peers = SeatedPeers(joiners)
+    listener.only_for(joiners)
+
+
 async def host_seated_table(
+    listener: Listener,
     hosting: TableHosting,
     identity: Identity,
     say: Say,
@@ -81,11 +100,8 @@ async def host_seated_table(
     *,
     bots: Mapping[int, Identity] | None = None,
 ) -> Table:
-    """Listen, show the code, seat everyone (bots included) and return the signed table."""
-    listener = await Listener.open(
-        identity, words=generate_words(), bind=hosting.bind, port=hosting.port
-    )
-    async with listener, contextlib.AsyncExitStack() as stack:
+    """Show the code, seat everyone (bots included) and return the signed table."""
+    async with contextlib.AsyncExitStack() as stack:
         bots = bot_identities(hosting) if bots is None else bots
 
         def codes(current: Listener) -> None:
@@ -121,14 +137,19 @@ async def host_seated_table(
         )
 
 
-async def join_seated_table(code: str, identity: Identity, decide: Decide, say: Say) -> Table:
+async def join_seated_table(
+    code: JoinCode | str, identity: Identity, decide: Decide, say: Say
+) -> Table:
     """Join a table with its code and take part in the seating."""
     return await join_table(code, identity, decide=decide, on_event=_event_printer(say))
 
 
-async def close_table(table: Table, reason: str) -> None:
-    """Close every channel of ``table`` (and of its bots) with ``reason``."""
+async def close_table(table: Table, reason: str, also: Sequence[object] = ()) -> None:
+    """Close every channel of ``table`` (and of its bots) with ``reason``, and ``also`` the
+    channels that replaced them after a reconnection."""
     for bot in table.bots.values():
         await close_table(bot, reason)
-    for channel in table.channels.values():
+    channels = list(table.channels.values())
+    channels += [c for c in also if isinstance(c, SecureChannel) and c not in channels]
+    for channel in channels:
         await channel.aclose(reason[:200])

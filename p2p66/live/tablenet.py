@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
 
+from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, TableView, table_options
 from p2p66.live.star import ForkProven
-from p2p66.live.starlink import SeatLost
+from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity
@@ -31,6 +32,7 @@ from p2p66.net.lobby import Table
 from p2p66.replay.fileio import ReplayWriter
 from p2p66.replay.verify import verify_records
 from p2p66.session import events as ev
+from p2p66.session import messages as msg
 from p2p66.session.errors import CheatingDetected, LocalProtocolError, ProtocolError
 from p2p66.session.headacks import HOST_SEAT
 from p2p66.session.peer import Peer, Signer
@@ -46,11 +48,25 @@ class RecordLink(Protocol):
 
     async def send_own(self, record: Record) -> object: ...
 
-    async def next_record(self, timeout: float | None = None) -> Record: ...
+    async def next_record(
+        self, timeout: float | None = None, waiting_on: int | None = None
+    ) -> Record: ...
 
 
 DRAIN_SECONDS: Final = 10.0
 """How long the host waits, after the last record, for every joiner to acknowledge it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dropouts:
+    """How a seat lives through dropped links: the grace period, and where a dropped link
+    comes back from (the host: its listener's next channel; a joiner: a redial)."""
+
+    grace: float = 0.0
+    rejoins: Rejoins | None = None
+    redial: Redial | None = None
+    on_notice: Notify | None = None
+
 
 Chooser = Callable[[Peer], Awaitable[int | str]]
 """A seat's decision, from its own peer (its view only): the move to play."""
@@ -97,9 +113,12 @@ def same_rules(preset: str) -> Callable[[object, int], str | None]:
     return answer
 
 
-def peer_for(table: Table, identity: Identity, *, target: int | None = None) -> Peer:
+def peer_for(
+    table: Table, identity: Identity, *, target: int | None = None, rng: Rng = system_rng
+) -> Peer:
     """The session peer of ``table.seat``: the host proposes the seated preset's options
-    (to ``target``), a joiner accepts only those (with any target)."""
+    (to ``target``), a joiner accepts only those (with any target). ``rng``: where its
+    secrets come from (a ``SecretStore``'s, so a restarted process remakes them)."""
     options = options_of(table, target)
 
     return Peer(
@@ -107,6 +126,7 @@ def peer_for(table: Table, identity: Identity, *, target: int | None = None) -> 
         signer_of(identity),
         options=options if table.seat == HOST_SEAT else None,
         rules_policy=same_rules(table.seating.preset),
+        rng=rng,
         seats=options.players,
     )
 
@@ -159,6 +179,7 @@ async def play_seat(
     on_events: Heard | None = None,
     record_timeout: float = RECORD_TIMEOUT,
     durable: bool = True,
+    writer: ReplayWriter | None = None,
 ) -> TableEnd:
     """Play ``peer``'s seat to the end of the match over ``link``; never raises for a fault.
 
@@ -166,8 +187,8 @@ async def play_seat(
     ``replay`` at once (``fsync``ed unless not ``durable``); at the end the
     records are verified.
     """
-    records: list[Record] = []
-    writer: ReplayWriter | None = None
+    restored = writer is not None
+    records: list[Record] = list(writer.records) if writer is not None else []
 
     def heard(new: list[ev.Event]) -> None:
         if on_events is not None and new:
@@ -186,30 +207,36 @@ async def play_seat(
         return TableEnd(peer.seat, tuple(records), verdict, **fault)  # type: ignore[arg-type]
 
     try:
-        if replay is not None:
+        if replay is not None and writer is None:
             writer = ReplayWriter(replay, fsync=durable)
-        heard(peer.start())
+        heard(peer.start() if not restored else [])
         while True:
             for record in peer.data_to_send():
-                try:
-                    sent = await link.send_own(record)
-                except SeatLost:  # the hub kept it and told the seats still there
-                    keep(record)
-                    raise
-                if sent is False:
+                keep(record)  # on disk before it leaves: a restarted process resends it
+                if await link.send_own(record) is False:
+                    records.pop()  # void (the hub sent it nowhere): not part of the chain
+                    if writer is not None:
+                        writer.truncate(len(records))
                     raise LocalProtocolError(
                         f"our record {record.seq} crossed another seat's on the way to the host"
                     )
-                keep(record)
             if peer.machine.over:
                 left = peer.machine.abandoned
                 if left is not None:
-                    return end(fault=f"abandoned by seat {left}", culprit=left, lost=True)
+                    return end(
+                        fault=f"abandoned by {seat_name(peer, left)}", culprit=left, lost=True
+                    )
                 return end()
             if peer.needs_move:
                 heard(peer.play(await choose(peer)))
                 continue
-            record = await link.next_record(timeout=record_timeout)
+            owed = peer.machine.expected()
+            record = await link.next_record(
+                timeout=record_timeout, waiting_on=owed.author if owed is not None else None
+            )
+            suspect = false_claim(peer, link, record)
+            if suspect is not None:
+                return end(fault=suspect, culprit=HOST_SEAT, cheat=True)
             via = record.author if peer.seat == HOST_SEAT else HOST_SEAT
             keep(record)
             heard(peer.receive_data(record.encode(), via=via))
@@ -226,20 +253,62 @@ async def play_seat(
         return end(fault=str(exc), culprit=exc.culprit, cheat=not local)
     except SeatLost as exc:
         await _claim_abandoned(peer, link, exc.seat, keep)
-        return end(fault=f"abandoned by seat {exc.seat}: {exc}", culprit=exc.seat, lost=True)
+        who = seat_name(peer, exc.seat)
+        return end(fault=f"abandoned by {who}: {exc}", culprit=exc.seat, lost=True)
     except TransportError as exc:
-        return end(fault=f"abandoned by seat {HOST_SEAT}: {exc}", culprit=HOST_SEAT, lost=True)
+        who = f"the host, {seat_name(peer, HOST_SEAT)}"
+        return end(fault=f"abandoned by {who}: {exc}", culprit=HOST_SEAT, lost=True)
     except TimeoutError:
         return end(fault=f"no record came within {record_timeout:g} s", lost=True)
     except OSError as exc:  # the replay file: what was written is kept
         return end(fault=f"the replay could not be written: {exc}", replay_failed=True)
 
 
+def seat_name(peer: Peer, seat: int) -> str:
+    """``seat 2 (kai)``: a seat with the name its hello gave (if it got that far)."""
+    names = peer.machine.names
+    return f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}"
+
+
+def false_claim(peer: Peer, link: RecordLink, record: Record) -> str | None:
+    """Why the host's claim of abandonment in ``record`` is a lie we can see, or None.
+
+    A claim that reaches a joiner live (not in a resynchronisation's catch-up)
+    is false if it names that joiner, which is linked and reading, and suspect
+    if the host never announced the named seat's link as lost first (an honest
+    host always does, then waits the grace period). Detected, not proven: see
+    SPEC "Dropouts through the star".
+    """
+    if not isinstance(link, SpokeLink) or record.author != HOST_SEAT:
+        return None
+    if record.seq < link.spoke.live_from:
+        return None
+    try:
+        body = msg.decode(record.body, record.author)
+    except ProtocolError:
+        return None  # the session names what is wrong with it
+    if not isinstance(body, msg.Abandoned):
+        return None
+    if body.player == peer.seat:
+        return (
+            f"the host claimed (record {record.seq}) that we, {seat_name(peer, peer.seat)}, "
+            "abandoned the match while we were linked to it and reading: a false claim "
+            "(detected, not proven), blamed on the host"
+        )
+    if link.announced.get(body.player) != "reconnecting":
+        return (
+            f"the host claimed (record {record.seq}) that {seat_name(peer, body.player)} "
+            "abandoned the match without first announcing that its link was lost: a suspect "
+            "claim (detected, not proven), blamed on the host"
+        )
+    return None
+
+
 async def _claim_abandoned(
     peer: Peer, link: RecordLink, lost: int, keep: Callable[[Record], None]
 ) -> None:
-    """The host's signed claim that ``lost`` abandoned the match, to the seats still there,
-    when the chain shows ``lost`` owes the next record (otherwise the replay just stops)."""
+    """The host's signed claim that ``lost`` abandoned the match, to the seats still there:
+    the hub raises ``SeatLost`` only when the seat is gone and owes the next record."""
     expected = peer.machine.expected()
     if not peer.can_end or expected is None or expected.author != lost:
         return
@@ -260,15 +329,22 @@ async def play_hosted(
     bot_replays: dict[int, Path] | None = None,
     on_events: Heard | None = None,
     target: int | None = None,
+    dropouts: Dropouts | None = None,
 ) -> Sequence[TableEnd]:
     """The host's process: its own seat over the hub, every bot seat over its own spoke.
 
-    Returns the host's ``TableEnd`` first, then the bots' by seat.
+    With ``dropouts`` a joiner whose link drops may reconnect through
+    ``dropouts.rejoins`` within its grace. Returns the host's ``TableEnd``
+    first, then the bots' by seat.
     """
     from p2p66.live.starlink import hub_for, spoke_for
 
     reason = "the match is over"
-    async with hub_for(table, identity) as hub, contextlib.AsyncExitStack() as stack:
+    drops = dropouts or Dropouts()
+    links = hub_for(
+        table, identity, grace=drops.grace, rejoins=drops.rejoins, on_notice=drops.on_notice
+    )
+    async with links as hub, contextlib.AsyncExitStack() as stack:
         spokes = {
             seat: await stack.enter_async_context(spoke_for(table.bots[seat], bid))
             for seat, (bid, _) in bots.items()
@@ -304,7 +380,7 @@ async def play_hosted(
             await hub.settle()  # the last joiner record may still be on its way to the others
             if reason == "the match is over":  # every joiner holds the last record: then close
                 await hub.drained(timeout=DRAIN_SECONDS)
-            await close_table(table, reason)
+            await close_table(table, reason, also=list(hub.links.values()))
 
 
 async def play_joined(
@@ -314,17 +390,31 @@ async def play_joined(
     *,
     replay: Path | None = None,
     on_events: Heard | None = None,
+    dropouts: Dropouts | None = None,
+    peer: Peer | None = None,
+    restarted: ReplayWriter | None = None,
 ) -> TableEnd:
-    """A joiner's process: its seat over its spoke to the host."""
+    """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
+    link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
+    (default: a fresh one). ``restarted``: a restarted process's replay, to whose end
+    ``peer`` is restored; the channel's first exchange is then a resynchronisation."""
     from p2p66.live.starlink import spoke_for
 
     reason = "the match is over"
+    drops = dropouts or Dropouts()
+    link = spoke_for(
+        table, identity, grace=drops.grace, redial=drops.redial, on_notice=drops.on_notice
+    )
+    if restarted is not None:
+        link.spoke.restore(restarted.records)
+        link.resume_first()
     try:
-        async with spoke_for(table, identity) as spoke:
+        async with link as spoke:
             end = await play_seat(
-                peer_for(table, identity), spoke, choose, replay=replay, on_events=on_events
-            )
+                peer or peer_for(table, identity), spoke, choose, replay=replay,
+                on_events=on_events, writer=restarted,
+            )  # fmt: skip
             reason = end.fault or reason
             return end
     finally:
-        await close_table(table, reason)
+        await close_table(table, reason, also=[link.link])

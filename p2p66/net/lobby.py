@@ -29,6 +29,7 @@ import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from p2p66.net.channel import DEFAULT_CONFIG, ChannelConfig, SecureChannel
@@ -104,6 +105,20 @@ class Table:
     @property
     def table_id(self) -> bytes:
         return self.seating.table_id
+
+
+class SeatedPeers(KnownPeers):
+    """The seated players' keys as known peers, for the known-peer handshake of a
+    reconnection to the table; in memory only, never saved (``known_peers.json`` is the
+    user's own list, and a seating does not pin anyone in it)."""
+
+    def __init__(self, peers: list[PeerIdentity]) -> None:
+        super().__init__(Path("seated-players"))
+        for peer in peers:
+            self._names[peer.public_key] = peer.name
+
+    def _save(self) -> None:
+        pass
 
 
 def _ignore(event: LobbyEvent) -> None:

@@ -17,7 +17,7 @@ import contextlib
 import os
 import random
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from p2p66.net.addresses import BindError, Bound, bind_one_port, join_addresses
@@ -102,7 +102,7 @@ class Listener:
         self._bind: str | None = None
         self.gate = Gate()
         """The unauthenticated connections (see ``p2p66.net.gate``)."""
-        self._only: PeerIdentity | None = None
+        self._only: Sequence[PeerIdentity] | None = None
         self._closing = False
 
     @classmethod
@@ -193,21 +193,28 @@ class Listener:
         """One code for every address a joiner can use (see ``addresses.join_addresses``)."""
         return [self.join_code(b.address) for b in join_addresses(self.bound)]
 
-    def only_for(self, opponent: PeerIdentity | None) -> None:
-        """Admit only ``opponent``'s key from now on (``None``: anyone again).
+    def only_for(self, opponent: PeerIdentity | Sequence[PeerIdentity] | None) -> None:
+        """Admit only ``opponent``'s key (or those of a table's seated joiners) from now on
+        (``None``: anyone again).
 
         While a match waits for its opponent to reconnect, anyone else who
         gets through the handshake's first steps (an earlier opponent with
         ``join --rematch``) is refused with a clear ``busy`` abort.
         """
-        self._only = opponent
+        self._only = (opponent,) if isinstance(opponent, PeerIdentity) else opponent
+
+    def take_no_codes(self) -> None:
+        """Refuse every join code from now on (known peers only)."""
+        self._words = None
+        self._slot = CodeSlot(None)
 
     def _admit(self, joiner: PeerIdentity) -> None:
         only = self._only
-        if only is not None and joiner.public_key != only.public_key:
+        if only is not None and joiner.public_key not in {p.public_key for p in only}:
+            waited = ", ".join(f"{p.name!r} ({p.fingerprint})" for p in only)
             raise NotThisMatch(
                 f"{joiner.name!r} ({joiner.fingerprint}) tried to join while the match waits "
-                f"for {only.name!r} ({only.fingerprint}) to reconnect; refused"
+                f"for {waited} to reconnect; refused"
             )
 
     def keep_code(self, attempts: int = 1) -> None:

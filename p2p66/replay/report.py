@@ -377,12 +377,11 @@ class Report:
         )
         if self.ending is Ending.RESIGNED:
             return f"{self.name(self.resigned)} resigned ({self.reason}); {after}"
-        if self.ending is Ending.ABANDONED:
-            silent = self.name(self.abandoned)
-            whose = "your" if self.abandoned == self.viewer else f"{silent}'s"
+        if self.ending is Ending.ABANDONED:  # the host's claim: "abandoned by seat 2 (kai)"
+            silent = f"seat {self.abandoned} ({self.name(self.abandoned)})"
             return (
-                f"{silent} abandoned the match at record {self.abandoned_at} "
-                f"(it was {whose} turn); {after}"
+                f"abandoned by {silent} at record {self.abandoned_at} "
+                f"(it owed that record); {after}"
             )
         return f"{after} {scores}"
 

@@ -258,6 +258,12 @@ class Machine:
                 f"to {expect.what}",
                 author,
             )
+        if self.seats > 2 and author != 0:
+            raise CheatingDetected(
+                f"player {author} falsely claimed that player {body.player} abandoned the match: "
+                "at a table only the host (seat 0), whose star carries every link, can claim that",
+                author,
+            )
 
     def end_crossed(self, record: Record) -> tuple[list[ev.Event], list[Record]] | None:
         """A resignation or claim that crossed records of ours on the wire, or None.

@@ -9,6 +9,7 @@ everywhere, and every process's replay is the same bytes and verifies.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_bot_seats_are_checked() -> None:
 def test_a_joiner_killed_mid_match_ends_it_as_abandoned_by_that_seat(tmp_path: Path) -> None:
     host = subprocess.Popen(
         [*CLI, "host", "--preset", "three-handed", "--bind", "127.0.0.1", "--port", "0",
-         "--wait", "60", "--name", "hana", "--bot", "greedy", "--plain",
+         "--wait", "60", "--name", "hana", "--bot", "greedy", "--plain", "--grace", "1",
          "--replay-dir", str(tmp_path / "r-hana")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "P2P66_HOME": str(tmp_path / "host")},
@@ -133,10 +134,67 @@ def test_a_joiner_killed_mid_match_ends_it_as_abandoned_by_that_seat(tmp_path: P
     assert f"abandoned by seat {seat}" in jo_err
     replays = [next((tmp_path / f"r-{n}").glob("*.p66")) for n in ("hana", "jo")]
     report = verify_file(replays[0]).report
-    # the host signs a claim of abandonment if the chain shows the killed seat owed the next
-    # record (then the replay is a complete, abandoned match); otherwise it just stops
-    if report.status is Status.VALID:
-        assert "abandoned the match" in report.headline(), report.headline()
-        assert replays[0].read_bytes() == replays[1].read_bytes()
-    else:
-        assert report.status is Status.UNFINISHED, report.headline()
+    # past the grace the host plays on with the others until the hand needs the killed seat,
+    # then signs its claim: the replay is a complete match, abandoned by that seat
+    assert report.status is Status.VALID, report.headline()
+    assert f"abandoned by seat {seat} (kai)" in report.headline(), report.headline()
+    assert replays[0].read_bytes() == replays[1].read_bytes()
+
+
+def _seat_of(process: subprocess.Popen[str], until: str) -> int:
+    """Read ``process``'s stderr up to a line starting with ``until``; its seat."""
+    assert process.stderr is not None
+    seat = None
+    for line in process.stderr:
+        if "<- you" in line:
+            seat = int(line.split("seat ")[1].split(":")[0])
+        if line.startswith(until):
+            break
+    assert seat is not None
+    return seat
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("kill_after", ["Hand 1 over", "Playing; replay"])
+def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
+    tmp_path: Path, kill_after: str
+) -> None:
+    """Killed in the second hand, or at once after the seating (its setup or first deal)."""
+
+    def run(name: str, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*CLI, *args, "--name", name, "--bot", "greedy", "--plain",
+             "--replay-dir", str(tmp_path / f"r-{name}")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "P2P66_HOME": str(tmp_path / name)},
+        )  # fmt: skip
+
+    host = run("hana", "host", "--preset", "three-handed", "--bind", "127.0.0.1", "--port", "0",
+               "--wait", "60", "--target", "3")  # fmt: skip
+    assert host.stdout is not None
+    processes = [host]
+    try:
+        code = host.stdout.readline().strip()
+        jo = run("jo", "join", "--table", code)
+        kai = run("kai", "join", "--table", code)
+        processes += [jo, kai]
+        seat = _seat_of(kai, kill_after)
+        kai.send_signal(signal.SIGKILL)
+        kai.communicate(timeout=10)
+        again = run("kai", "join", "--resume")
+        processes.append(again)
+        outputs = {p: p.communicate(timeout=200)[1] for p in (again, host, jo)}
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+    for process, err in outputs.items():
+        assert process.returncode == 0, err
+    assert "Resuming three-handed at seat" in outputs[again]
+    assert f"seat {seat} (kai): connection lost, reconnecting" in outputs[host]
+    replays = [next((tmp_path / f"r-{n}").glob("*.p66")) for n in ("hana", "jo", "kai")]
+    assert len({r.read_bytes() for r in replays}) == 1
+    report = verify_file(replays[0]).report
+    assert report.status is Status.VALID, report.headline()
+    assert not (tmp_path / "kai" / "resume" / "table-join.match").exists()  # over: forgotten
