@@ -444,7 +444,9 @@ def register(app: typer.Typer) -> None:
         chosen = preset_text or config.preset
         if is_table_preset(chosen) and not resume:
             table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
-            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, target, grace)
+            player = TablePlayer(
+                _bot(bot), _seed(seed), replay_dir, target, grace, plain=plain, ascii=ascii_suits
+            )
             seating = host_table_main(table, name or config.name, accept_timeout, player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         if bot_seats is not None:
@@ -518,7 +520,9 @@ def register(app: typer.Typer) -> None:
         if table:
             if code is None:
                 raise typer.BadParameter("--table needs the table's join code", param_hint="CODE")
-            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, grace=grace)
+            player = TablePlayer(
+                _bot(bot), _seed(seed), replay_dir, grace=grace, plain=plain, ascii=ascii_suits
+            )
             seating = join_table_main(code, name, accept=yes or bot is not None, player=player)
             raise typer.Exit(_guarded(run_terminable(seating, EXIT_NETWORK)))
         bot_spec = _bot(bot)

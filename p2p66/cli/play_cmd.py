@@ -24,7 +24,7 @@ from p2p66.cli.exits import (
     user_config,
 )
 from p2p66.cli.output import shows_symbols
-from p2p66.cli.table_options import AsciiOnly, Plain, PlayerName
+from p2p66.cli.table_options import AsciiOnly, Plain, PlayerName, screen_style
 from p2p66.engine import RuleOptionError, preset
 from p2p66.engine.table import is_table_preset
 from p2p66.net.identity import IdentityError, home_dir
@@ -94,14 +94,7 @@ def register(app: typer.Typer, table_factory: TableFactory = local_table) -> Non
         bot = vs or config.bot
         chosen = preset_name or config.preset
         if is_table_preset(chosen):
-            plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
-            color = not plain and use_color(config, os.environ, sys.stdout.isatty())
-            style = TextStyle(
-                ascii=ascii_only,
-                color=color,
-                four_colour=four_colour,
-                words=words,
-            )
+            plain, style = screen_style(plain, ascii_suits, four_colour=four_colour, words=words)
             code = play_multi(
                 chosen, vs, seed=seed, target=target, plain=plain, style=style, delay=delay
             )

@@ -4,20 +4,36 @@ The typer layer of ``p2p66.live.tablelobby`` (the seating) and
 ``p2p66.live.tablenet`` (the match over the star): it prints, asks, and maps
 the outcome to an exit code: 0 played to the end, 3 a seat's connection was
 lost (the match is abandoned by it), 4 a seat (or the relaying host) cheated
-or broke the protocol. The replay so far is kept in every case.
+or broke the protocol, 7 the person at this seat left before the end. The
+replay so far is kept in every case. A person at a seat (no ``--bot``) plays
+on the very screens of ``play --preset`` (``live.netseat``): the full
+screen, or ``--plain`` lines when asked or piped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
-from p2p66.cli.exits import EXIT_CHEAT, EXIT_NETWORK, EXIT_OK, EXIT_REFUSED, EXIT_REPLAY, EXIT_USAGE
+from p2p66.cli.exits import (
+    EXIT_CHEAT,
+    EXIT_LEFT,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_REPLAY,
+    EXIT_USAGE,
+)
 from p2p66.cli.table_bots import bot_chooser
+from p2p66.cli.table_options import screen_style
+from p2p66.engine.table import TableOptions
 from p2p66.live.loopback import replay_path
+from p2p66.live.netseat import NetSeatTable
 from p2p66.live.resume import ResumeError, restore
 from p2p66.live.starlink import GRACE, Notify
 from p2p66.live.tablelobby import (
@@ -25,6 +41,7 @@ from p2p66.live.tablelobby import (
     bot_identities,
     host_seated_table,
     join_seated_table,
+    lines_of_seating,
     open_table_listener,
     seating_lines,
     take_back_only_seated,
@@ -32,13 +49,11 @@ from p2p66.live.tablelobby import (
 from p2p66.live.tablenet import (
     Chooser,
     Dropouts,
-    Heard,
     TableEnd,
     options_of,
     peer_for,
     play_hosted,
     play_joined,
-    prompt_chooser,
 )
 from p2p66.live.tableresume import (
     TableMatch,
@@ -56,9 +71,12 @@ from p2p66.net.lobby import SeatingRefused, Table
 from p2p66.net.seating import Seating
 from p2p66.net.tcp import Listener
 from p2p66.replay.fileio import ReplayWriter
-from p2p66.session import events as ev
 from p2p66.session.headacks import HOST_SEAT
 from p2p66.session.peer import Peer
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.multi.screens import play_plain
+from p2p66.ui.multi.terminal import MultiTerminal
+from p2p66.ui.plain import read_line
 
 
 def _say(text: str) -> None:
@@ -71,8 +89,9 @@ def _show_code(code: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class TablePlayer:
-    """How this process plays its seat: ``bot`` (None: the person at the terminal), where
-    the replay goes, and the match target the host proposes."""
+    """How this process plays its seat: ``bot`` (None: the person at the terminal, in the
+    full screen or ``plain`` lines, ``ascii`` only if asked), where the replay goes, and
+    the match target the host proposes."""
 
     bot: str | None
     seed: int
@@ -80,52 +99,106 @@ class TablePlayer:
     target: int | None = None
     grace: float = GRACE
     """Seconds a dropped seat has to reconnect before the match ends as abandoned by it."""
+    plain: bool = False
+    ascii: bool = False
 
 
-def _narrator(names: tuple[str, ...]) -> Heard:
-    def tell(seat: int, events: list[ev.Event]) -> None:
-        for event in events:
-            if isinstance(event, ev.TableHandEnded):
-                scores = "-".join(str(s) for s in event.scores)
-                _say(f"Hand {event.number} over: {scores}.")
-            elif isinstance(event, ev.TableMatchEnded):
-                _say(f"The match is over: {'-'.join(str(s) for s in event.scores)}.")
-
-    return tell
-
-
-def _link_teller(names: tuple[str, ...], grace: float) -> Notify:
-    """What the person at this seat hears of the others' links (the host's notices)."""
+def _link_teller(seat_model: NetSeatTable, table: Table, grace: float) -> Notify:
+    """What the person at this seat hears of the others' links (the host's notices): a
+    line, or on the full screen a line of the story (a printed line would tear it)."""
+    names = tuple(p.name for p in table.seating.seats)
 
     def tell(seat: int, state: str) -> None:
         who = "the host" if seat == 0 else f"seat {seat} ({names[seat]})"
         if state == "reconnecting":
-            _say(f"{who}: connection lost, reconnecting (waiting up to {grace:g} s) ...")
+            line = f"{who}: connection lost, reconnecting (waiting up to {grace:g} s) ..."
         elif state == "back":
-            _say(f"{who}: reconnected, the match goes on.")
+            line = f"{who}: reconnected, the match goes on."
         elif state == "gone":
-            _say(f"{who} did not come back within {grace:g} s.")
+            line = f"{who} did not come back within {grace:g} s."
+        else:
+            return
+        if seat_model.on_screen:
+            seat_model.say(line)
+            seat_model.changed()
+        else:
+            _say(line)
 
     return tell
 
 
-def _outcome(end: TableEnd, replay: Path) -> int:
+def _outcome(seat: NetSeatTable, end: TableEnd, replay: Path) -> int:
+    """Tell the person at this seat how it ended, and the exit code of that."""
+    seat.ended(end)
+    _say(f"The match is over: {seat.verdict()}" if end.fault is None else seat.verdict())
     _say(f"Replay: {replay} ({end.verdict})")
-    if end.fault is None:
-        return EXIT_OK
-    _say(f"p2p66: {end.fault}")
     if end.fork_proof is not None:
         _say(f"Fork proof: {end.fork_proof}")
+    if end.fault is None:
+        return EXIT_OK
     if end.replay_failed:
         return EXIT_REPLAY
     return EXIT_CHEAT if end.cheat else EXIT_NETWORK
 
 
-def _chooser(player: TablePlayer, table: Table) -> Chooser:
-    options = options_of(table, player.target)
-    if player.bot is None:
-        return prompt_chooser(_say)
-    return bot_chooser(player.bot, player.seed * 10 + table.seat, options)
+def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
+    """A bot's seat: each hand's result, as the local game says it, when the hand ends."""
+    told = 0
+
+    def tell() -> None:
+        nonlocal told
+        while told < len(seat.match.results):
+            told += 1
+            result, *more = seat.hand_end or ("",)
+            _say(f"Hand {told} over: {result}")
+            for line in more:
+                if seat.over is None or line != seat.over.text:  # the end is told once
+                    _say(f"  {line}")
+
+    return tell
+
+
+async def _seat_played(
+    seat: NetSeatTable, player: TablePlayer, options: TableOptions, table: Table,
+    play: Callable[[Chooser], Coroutine[object, object, TableEnd]],
+) -> TableEnd | None:  # fmt: skip
+    """Play this process's seat: a bot's, or the person's on the screens of ``play --preset``;
+    None if the person left before the end (the others are told the link is gone)."""
+    if player.bot is not None:
+        seat.on_change = _hand_teller(seat)
+        return await play(bot_chooser(player.bot, player.seed * 10 + table.seat, options))
+    plain, style = screen_style(player.plain, player.ascii)
+    seat.style = style
+    match = asyncio.create_task(play(seat.choose))
+    match.add_done_callback(lambda done: _told_end(seat, done))  # the screen shows it at once
+    dealt = asyncio.create_task(seat.first_hand())  # the board needs a hand to show
+    await asyncio.wait({match, dealt}, return_when=asyncio.FIRST_COMPLETED)
+    dealt.cancel()
+    if seat.ready:
+        if plain:
+            await play_plain(seat, lambda: read_line(None), _print)
+        else:
+            seat.on_screen = True
+            try:
+                await MultiTerminal(seat, style).run()
+            finally:
+                seat.on_screen = False
+    if not match.done() and seat.over is None:  # left: the others see the link end
+        match.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await match
+        _say("You left the match before its end.")
+        return None
+    return await match
+
+
+def _told_end(seat: NetSeatTable, match: asyncio.Task[TableEnd]) -> None:
+    if not match.cancelled() and match.exception() is None:
+        seat.ended(match.result())
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
 
 
 async def _play_hosted(
@@ -140,15 +213,20 @@ async def _play_hosted(
         for seat, bid in bots.items()
     }
     replay = replay_path(table.seating.preset, player.replay_dir)
-    names = tuple(p.name for p in table.seating.seats)
+    seat = NetSeatTable(table, TextStyle(), target=player.target)
     dropouts = Dropouts(
-        player.grace, rejoins=listener.accept, on_notice=_link_teller(names, player.grace)
+        player.grace, rejoins=listener.accept, on_notice=_link_teller(seat, table, player.grace)
     )
-    ends = await play_hosted(
-        table, me, _chooser(player, table), seat_bots, replay=replay,
-        on_events=_narrator(names), target=player.target, dropouts=dropouts,
-    )  # fmt: skip
-    return _outcome(ends[0], replay)
+
+    async def play(choose: Chooser) -> TableEnd:
+        ends = await play_hosted(
+            table, me, choose, seat_bots, replay=replay, on_events=seat.heard,
+            target=player.target, dropouts=dropouts, attach=seat.bind,
+        )  # fmt: skip
+        return ends[0]
+
+    end = await _seat_played(seat, player, options, table, play)
+    return EXIT_LEFT if end is None else _outcome(seat, end, replay)
 
 
 async def host_table_main(
@@ -187,10 +265,8 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
         )
 
     async def decide(seating: Seating, seat: int) -> str | None:
-        _say(f"The host seats {len(seating.seats)} players for {seating.preset}:")
-        for index, peer in enumerate(seating.seats):
-            mark = "  <- you" if index == seat else ""
-            _say(f"  seat {index}: {peer.name} ({peer.fingerprint}){mark}")
+        for line in lines_of_seating(seating, seat):  # once: the table is this seating
+            _say(line)
         if accept:
             return None
         ok = await asyncio.to_thread(typer.confirm, "Accept this seating?", default=True)
@@ -208,8 +284,6 @@ async def join_table_main(code: str, name: str | None, *, accept: bool, player: 
     except TransportError as exc:
         _say(f"p2p66: cannot join the table: {exc}")
         return EXIT_NETWORK
-    for line in seating_lines(table):
-        _say(line)
     replay = replay_path(table.seating.preset, player.replay_dir)
     match = TableMatch.of(table, parsed.host, parsed.port, replay)
     store = fresh_secrets()  # saved from the first draw on, before any record made from it
@@ -223,18 +297,25 @@ async def _play_joined(
     match: TableMatch, table: Table, me: Identity, player: TablePlayer, *, peer: Peer,
     restarted: ReplayWriter | None,
 ) -> int:  # fmt: skip
-    names = tuple(p.name for p in table.seating.seats)
     replay = Path(match.replay)
+    seat = NetSeatTable(table, TextStyle())
     dropouts = Dropouts(
-        player.grace, redial=redial_host(match, me), on_notice=_link_teller(names, player.grace)
-    )
-    end = await play_joined(
-        table, me, _chooser(player, table), replay=replay, on_events=_narrator(names),
-        dropouts=dropouts, peer=peer, restarted=restarted,
+        player.grace, redial=redial_host(match, me),
+        on_notice=_link_teller(seat, table, player.grace),
     )  # fmt: skip
+
+    async def play(choose: Chooser) -> TableEnd:
+        return await play_joined(
+            table, me, choose, replay=replay, on_events=seat.heard, dropouts=dropouts,
+            peer=peer, restarted=restarted, attach=seat.bind,
+        )  # fmt: skip
+
+    end = await _seat_played(seat, player, options_of(table), table, play)
+    if end is None:
+        return EXIT_LEFT
     if not end.lost or end.culprit != HOST_SEAT:  # over, or it cannot go on: nothing to resume
         forget_table()
-    return _outcome(end, replay)
+    return _outcome(seat, end, replay)
 
 
 async def join_table_resume(name: str | None, player: TablePlayer) -> int:

@@ -3,10 +3,17 @@ once so they read the same everywhere."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from p2p66.cli.exits import user_config
+from p2p66.cli.output import shows_symbols
+from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.config import use_color
 
 PlayerName = Annotated[
     str | None,
@@ -35,3 +42,16 @@ TableGrace = Annotated[
         "reconnect before the match ends as abandoned by it.",
     ),
 ]
+
+
+def screen_style(
+    plain: bool, ascii_suits: bool, *, four_colour: bool = False, words: bool = False
+) -> tuple[bool, TextStyle]:
+    """Whether to play in ``--plain`` lines (asked, or a pipe) and the cards' style: colour
+    only on a terminal that allows it (``NO_COLOR``), ASCII if asked, configured or needed."""
+    config = user_config()
+    plain = plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+    color = not plain and use_color(config, os.environ, sys.stdout.isatty())
+    ascii_only = ascii_suits or config.ascii or not shows_symbols(sys.stdout)
+    style = TextStyle(ascii=ascii_only, color=color, four_colour=four_colour, words=words)
+    return plain, style

@@ -1,5 +1,10 @@
 """``play --preset`` of the games for three and four, every seat its own session peer.
 
+``PeerSeatModel`` is the table as one seat's own ``Peer`` knows it, for the
+screens (``ui.multi.seat``): the hand as that peer's engine state, the
+match as its machine keeps it, the story told from its moves. The local
+table here and a network seat (``live.netseat``) are both one.
+
 ``PeerMultiTable`` is the local table of ``ui/multi`` (the same interface,
 the same narration and screens) with the referee taken out: each seat is a
 ``Peer`` around the in-memory relay, the cards are dealt by the N-party
@@ -35,6 +40,7 @@ from p2p66.session.peer import Peer, Signer
 from p2p66.session.tableplay import MemoryRelay
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import ME, NAMES, LocalMultiTable
+from p2p66.ui.multi.seat import SeatModel
 
 
 def _signer(name: str, seed: int) -> Signer:
@@ -44,7 +50,100 @@ def _signer(name: str, seed: int) -> Signer:
     return Signer(name, key.public_key().public_bytes_raw(), key.sign)
 
 
-class PeerMultiTable(LocalMultiTable):
+class PeerSeatModel(SeatModel):
+    """The screens' model of ``mine``, a seat's own peer: what it knows, told as it goes."""
+
+    _current: HandTable | None = None
+    _widow_pending = False
+
+    @property
+    def mine(self) -> Peer:
+        raise NotImplementedError
+
+    @property
+    def machine(self) -> Machine:
+        return self.mine.machine
+
+    def records_so_far(self) -> int:
+        """How many signed records the match has (told when a hand is dealt)."""
+        raise NotImplementedError
+
+    def _state_of(self, table: HandTable) -> BiddingHand | ThreeHandedHand:
+        """Our knowledge of ``table`` as the engine's hand (exact once it is audited)."""
+        state = table.final if table.final is not None else table.state
+        if isinstance(state, HandState):
+            assert isinstance(self.options, ThreeHandedOptions)
+            return ThreeHandedHand(self.options, table.table_dealer, state)
+        assert isinstance(state, BiddingHand)
+        return state
+
+    def start_hand(self) -> None:
+        """The next hand, as the peers dealt it."""
+        m = self.machine
+        assert m.table_match is not None and m.hand is not None
+        self.match = m.table_match
+        self.first_dealer = m.first_dealer or 0
+        self._current = m.hand
+        self.hand = self._state_of(m.hand)
+        self.public = []
+        self.tell_dealer(self.match.dealer, self.match.hand_number)
+        names = ", ".join(self.names)
+        self.say(
+            f"The cards were shuffled and dealt by all {self.options.players} players "
+            f"({names}; {self.records_so_far()} signed records so far)."
+        )
+        if isinstance(self.hand, ThreeHandedHand):
+            trump_pos = m.hand.config.face_up
+            assert trump_pos is not None
+            card = self.mine.known_cards().get(trump_pos)
+            self.first_trump = CARDS[card if card is not None else 0]
+            self.tell_sitting_out(self.hand)
+
+    def tell_move(self, seat: int, code: int) -> BiddingHand | ThreeHandedHand:
+        """Narrate ``seat``'s move ``code``, now in our peer's hand; the hand after it."""
+        current = self._current
+        assert current is not None and self.hand is not None
+        before = self.hand
+        after = self._state_of(current)
+        self.hand = after
+        if isinstance(before, BiddingHand) and isinstance(after, BiddingHand):
+            self._tell_bidding(current, before, after, seat, code)
+        elif isinstance(before, ThreeHandedHand) and isinstance(after, ThreeHandedHand):
+            self.note_public(before.state.to_act, code)
+            self.tell_three(before, after, seat, code)
+        return after
+
+    def _widow_cards(self, table: HandTable) -> list[int] | None:
+        """The cut-throat widow's cards once they are public (None before)."""
+        cards = [
+            table.crypto.ledger.positions[pos].card
+            for pos, target in enumerate(table.config.deal)
+            if target < 0
+        ]
+        return None if any(c is None for c in cards) else [c for c in cards if c is not None]
+
+    def _tell_bidding(
+        self, table: HandTable, before: BiddingHand, after: BiddingHand, seat: int, code: int
+    ) -> None:
+        """The local table's narration, but the widow only once all have shown their keys
+        (the taker's own rides on its next lead: until then nobody, us included, knows it)."""
+        taken = after.widow_taker >= 0 > before.widow_taker
+        if taken and self._widow_cards(table) is None:
+            shown = after.copy()
+            shown.widow_taker = -1
+            self.tell_bidding(before, shown, seat, code)
+            who = self.names[after.widow_taker]
+            self.say(f"{who} take{self._s(who)} the widow; it is shown at the next lead.")
+            self._widow_pending = True
+            return
+        self.tell_bidding(before, after, seat, code)
+        cards = self._widow_cards(table)
+        if self._widow_pending and cards is not None:
+            self._widow_pending = False
+            self.say("The widow: " + " ".join(self.card(c) for c in cards) + ".")
+
+
+class PeerMultiTable(PeerSeatModel, LocalMultiTable):
     """You at seat 0 (your identity), bots at the other seats, each a peer of the table."""
 
     def __init__(
@@ -80,9 +179,7 @@ class PeerMultiTable(LocalMultiTable):
         self.writer = ReplayWriter(replay, fsync=False) if replay is not None else None
         self.replay_path = replay
         self.verdict: str | None = None
-        self._widow_pending = False
         self._written = 0
-        self._current: HandTable | None = None
         self.relay.start()
         self._flush()
         super().__init__(options, bot, seed, style)
@@ -90,8 +187,11 @@ class PeerMultiTable(LocalMultiTable):
     # ------------------------------------------------------------ the peers
 
     @property
-    def machine(self) -> Machine:
-        return self.peers[ME].machine
+    def mine(self) -> Peer:
+        return self.peers[ME]
+
+    def records_so_far(self) -> int:
+        return len(self.relay.records)
 
     def _flush(self) -> None:
         """Write every record the relay carried since the last call (the replay as it goes)."""
@@ -102,40 +202,7 @@ class PeerMultiTable(LocalMultiTable):
                 self.writer.append(record)
         self._written = len(self.relay.records)
 
-    def _state_of(self, table: HandTable) -> BiddingHand | ThreeHandedHand:
-        """Seat 0's knowledge of ``table`` as the engine's hand (exact once it is audited)."""
-        state = table.final if table.final is not None else table.state
-        if isinstance(state, HandState):
-            assert isinstance(self.options, ThreeHandedOptions)
-            return ThreeHandedHand(self.options, table.table_dealer, state)
-        assert isinstance(state, BiddingHand)
-        return state
-
     # ------------------------------------------------------------ the match
-
-    def start_hand(self) -> None:
-        """The next hand, as the peers dealt it (the deal happened on the relay)."""
-        m = self.machine
-        assert m.table_match is not None and m.hand is not None
-        self.match = m.table_match
-        self.first_dealer = m.first_dealer or 0
-        self._current = m.hand
-        self.hand = self._state_of(m.hand)
-        self.public = []
-        dealer = self.names[self.match.dealer]
-        self.say(f"Hand {self.match.hand_number}: {dealer} deal{'' if dealer == 'You' else 's'}.")
-        self.say(
-            f"The cards were shuffled and dealt by all {len(self.peers)} players "
-            f"({', '.join(self.names)}; {len(self.relay.records)} signed records so far)."
-        )
-        if isinstance(self.hand, ThreeHandedHand):
-            trump_pos = m.hand.config.face_up
-            assert trump_pos is not None
-            card = self.peers[ME].known_cards().get(trump_pos)
-            self.first_trump = CARDS[card if card is not None else 0]
-            a, b = (self.names[s] for s in self.hand.players)
-            sits = "You sit" if self.match.dealer == ME else f"{dealer} sits"
-            self.say(f"{sits} out; {a} and {b} play, trump card {self.card(self.first_trump.id)}.")
 
     def next_move(self) -> tuple[int, int] | None:
         """A bot's move from its own peer's view (yours that need no asking: the local
@@ -155,54 +222,13 @@ class PeerMultiTable(LocalMultiTable):
 
     def apply(self, seat: int, code: int) -> None:
         """Send the move through the seat's peer; narrate what seat 0's peer then knows."""
-        current = self._current
-        assert current is not None and self.hand is not None
-        before = self.hand
         self.relay.heard(seat, self.peers[seat].play(code))
         self.relay.pump()
         self._flush()
-        after = self._state_of(current)
-        self.hand = after
-        if isinstance(before, BiddingHand) and isinstance(after, BiddingHand):
-            self._tell_bidding(current, before, after, seat, code)
-        elif isinstance(before, ThreeHandedHand) and isinstance(after, ThreeHandedHand):
-            self.note_public(before.state.to_act, code)
-            self.tell_three(before, after, seat, code)
-        if after.is_over:
+        if self.tell_move(seat, code).is_over:
             self.finish_hand()
             if self.over is not None:
                 self._finish_match()
-
-    def _widow_cards(self, table: HandTable) -> list[int] | None:
-        """The cut-throat widow's cards once they are public (None before)."""
-        cards = [
-            table.crypto.ledger.positions[pos].card
-            for pos, target in enumerate(table.config.deal)
-            if target < 0
-        ]
-        return None if any(c is None for c in cards) else [c for c in cards if c is not None]
-
-    def _tell_bidding(
-        self, table: HandTable, before: BiddingHand, after: BiddingHand, seat: int, code: int
-    ) -> None:
-        """The local table's narration, but the widow only once all have shown their keys
-        (the taker's own rides on its next lead: until then nobody, us included, knows it)."""
-        taken = after.widow_taker >= 0 > before.widow_taker
-        if taken and self._widow_cards(table) is None:
-            shown = after.copy()
-            shown.widow_taker = -1
-            self.tell_bidding(before, shown, seat, code)
-            who = self.names[after.widow_taker]
-            self.say(
-                f"{who} take{'' if who == 'You' else 's'} the widow; it is shown at the next lead."
-            )
-            self._widow_pending = True
-            return
-        self.tell_bidding(before, after, seat, code)
-        cards = self._widow_cards(table)
-        if self._widow_pending and cards is not None:
-            self._widow_pending = False
-            self.say("The widow: " + " ".join(self.card(c) for c in cards) + ".")
 
     def leave(self) -> None:
         """You leave before the end: your peer signs a resignation that every seat

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Final, Protocol
 
@@ -144,6 +145,9 @@ class HubLinks:
         self.given_up: set[int] = set()
         """Gone seats the session was told of (``SeatLost``): they may not come back."""
         self._losses: dict[int, int] = dict.fromkeys(hub.seats.joiners, 0)
+        self.kept_at: dict[int, float] = {}
+        """When (``time.monotonic``) the hub kept each chain position: how long a joiner's
+        acknowledgement of it has been owed (``live.linkstate``)."""
 
     async def __aenter__(self) -> HubLinks:
         for seat, link in self.links.items():
@@ -186,6 +190,7 @@ class HubLinks:
                         continue
                     record, outgoing = self.hub.receive(seat, item)
                     if record is not None:  # kept in the chain: ours even if a link fails now
+                        self.kept_at[record.seq] = time.monotonic()
                         self._put(record)
                     await self._send(outgoing)
             except ProtocolError as exc:
@@ -324,6 +329,8 @@ class HubLinks:
         record that the pump had already passed on (then it is void: see ``StarHub.own``)."""
         async with self._lock:
             outgoing = self.hub.own(record)
+            if outgoing:
+                self.kept_at[record.seq] = time.monotonic()
             await self._send(outgoing)
         return bool(outgoing)
 
@@ -395,6 +402,11 @@ class SpokeLink:
         self._heard = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._resumed_first = False
+        self.held_at: dict[int, float] = {}
+        """When (``time.monotonic``) we took in (or sent) each chain position: how long the
+        other joiners' acknowledgements of it have been owed (``live.linkstate``)."""
+        self.ended: Exception | None = None
+        """The fault or lost channel that stopped the pump (None while it runs)."""
 
     def resume_first(self) -> None:
         """A restarted joiner: the channel's first exchange is a resynchronisation."""
@@ -425,6 +437,7 @@ class SpokeLink:
                     if not await self._reconnect(exc):
                         raise self.refusal or exc from None
         except (TransportError, ProtocolError) as exc:
+            self.ended = exc
             self._records.put_nowait(exc)
             self._heard.set()
 
@@ -433,6 +446,7 @@ class SpokeLink:
             try:
                 delivery = self.spoke.receive(await self.link.recv())
                 if delivery.record is not None:  # checked: ours even if the ack cannot go
+                    self.held_at[delivery.record.seq] = time.monotonic()
                     self._records.put_nowait(delivery.record)
                 if delivery.notice is not None:
                     self.announced[delivery.notice.seat] = delivery.notice.state
@@ -495,6 +509,7 @@ class SpokeLink:
     async def send_own(self, record: Record) -> None:
         data = self.spoke.own(record)
         self._sent_at[record.seq] = asyncio.get_running_loop().time()
+        self.held_at[record.seq] = time.monotonic()
         if self.reconnecting:
             return  # it goes with the resynchronisation
         with contextlib.suppress(TransportError):  # the pump sees the link end and redials

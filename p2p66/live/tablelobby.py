@@ -17,6 +17,7 @@ from p2p66.net.channel import SecureChannel
 from p2p66.net.identity import Identity
 from p2p66.net.joincode import JoinCode, generate_words
 from p2p66.net.lobby import Decide, LobbyEvent, SeatedPeers, Table, host_table, join_table
+from p2p66.net.seating import Seating
 from p2p66.net.tcp import Listener
 
 Say = Callable[[str], None]
@@ -54,9 +55,14 @@ def parse_bot_seats(text: str | None, players: int) -> tuple[int, ...]:
 
 def seating_lines(table: Table) -> list[str]:
     """Who sits where, one line per seat, ours marked."""
-    lines = [f"Table {table.table_id.hex()[:16]} ({table.seating.preset}):"]
-    for seat, peer in enumerate(table.seating.seats):
-        mark = "  <- you" if seat == table.seat else ""
+    return lines_of_seating(table.seating, table.seat)
+
+
+def lines_of_seating(seating: Seating, ours: int) -> list[str]:
+    """``seating_lines`` before the table is seated (a joiner asked to accept it)."""
+    lines = [f"Table {seating.table_id.hex()[:16]} ({seating.preset}):"]
+    for seat, peer in enumerate(seating.seats):
+        mark = "  <- you" if seat == ours else ""
         lines.append(f"  seat {seat}: {peer.name} ({peer.fingerprint}){mark}")
     return lines
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from p2p66.crypto.handkeys import Rng, system_rng
-from p2p66.engine.table import TableOptions, TableView, table_options
+from p2p66.engine.table import TableOptions, table_options
 from p2p66.live.star import ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
@@ -71,6 +71,8 @@ class Dropouts:
 Chooser = Callable[[Peer], Awaitable[int | str]]
 """A seat's decision, from its own peer (its view only): the move to play."""
 Heard = Callable[[int, list[ev.Event]], None]
+Attach = Callable[[Peer, "RecordLink"], None]
+"""Told a seat's peer and its end of the star before the match starts (a screen's model)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,45 +131,6 @@ def peer_for(
         rng=rng,
         seats=options.players,
     )
-
-
-def _describe(peer: Peer) -> tuple[str, dict[str, int]]:
-    """What the person at the seat sees in ``--plain``: the hand, the table, the legal moves."""
-    view = peer.table_view()
-    if view is None:
-        raise LocalProtocolError("asked for a move with nothing to see")
-    game = peer.machine.table
-    assert game is not None
-    if isinstance(view, TableView):
-        legal = view.legal
-        cards = " ".join(str(c) for c in view.hand)
-        trick = " ".join(f"{s}:{c}" for s, c in view.trick)
-        text = f"Your hand: {cards}. Bid {view.bid}, trump {view.trump}. Trick: {trick or '-'}."
-    else:
-        assert view.hand is not None
-        legal = tuple(m.code for m in view.hand.legal)
-        text = f"Your hand: {' '.join(str(c) for c in view.hand.hand)}."
-    moves = {game.notation(code): code for code in legal}
-    return text, moves
-
-
-def prompt_chooser(say: Callable[[str], None]) -> Chooser:
-    """The person at the terminal (``--plain``): shows the seat's view, reads a legal move."""
-    import sys
-
-    async def choose(peer: Peer) -> int | str:
-        text, moves = _describe(peer)
-        say(text)
-        while True:
-            say("Your move (" + ", ".join(moves) + "):")
-            line = await asyncio.to_thread(sys.stdin.readline)
-            if not line:
-                raise LocalProtocolError("the terminal closed before a move was played")
-            if line.strip() in moves:
-                return moves[line.strip()]
-            say(f"{line.strip()!r} is not a legal move here.")
-
-    return choose
 
 
 async def play_seat(
@@ -330,6 +293,7 @@ async def play_hosted(
     on_events: Heard | None = None,
     target: int | None = None,
     dropouts: Dropouts | None = None,
+    attach: Attach | None = None,
 ) -> Sequence[TableEnd]:
     """The host's process: its own seat over the hub, every bot seat over its own spoke.
 
@@ -361,8 +325,11 @@ async def play_hosted(
             for seat, (bid, chooser) in sorted(bots.items())
         ]
         try:
+            peer = peer_for(table, identity, target=target)
+            if attach is not None:
+                attach(peer, hub)
             mine = await play_seat(
-                peer_for(table, identity, target=target),
+                peer,
                 hub,
                 choose,
                 replay=replay,
@@ -393,6 +360,7 @@ async def play_joined(
     dropouts: Dropouts | None = None,
     peer: Peer | None = None,
     restarted: ReplayWriter | None = None,
+    attach: Attach | None = None,
 ) -> TableEnd:
     """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
     link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
@@ -410,9 +378,11 @@ async def play_joined(
         link.resume_first()
     try:
         async with link as spoke:
+            peer = peer or peer_for(table, identity)
+            if attach is not None:
+                attach(peer, spoke)
             end = await play_seat(
-                peer or peer_for(table, identity), spoke, choose, replay=replay,
-                on_events=on_events, writer=restarted,
+                peer, spoke, choose, replay=replay, on_events=on_events, writer=restarted,
             )  # fmt: skip
             reason = end.fault or reason
             return end

@@ -16,11 +16,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import (
     FormattedText,
     OneStyleAndTextTuple,
@@ -36,8 +34,9 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine import IllegalMoveError
 from p2p66.engine.cards import Card
+from p2p66.ui.board_session import EMPTY_LINE, board_rows, board_session, shown_fragments
 from p2p66.ui.bots import BotMoveError, TableBot
-from p2p66.ui.cards_text import TextStyle, shown, speak
+from p2p66.ui.cards_text import TextStyle, speak
 from p2p66.ui.clock import MoveClock
 from p2p66.ui.entry import (
     AskHint,
@@ -53,7 +52,7 @@ from p2p66.ui.entry import (
 from p2p66.ui.explain import help_lines
 from p2p66.ui.hint import NO_HINTS, hint_line
 from p2p66.ui.narrate import Voice
-from p2p66.ui.render import board_lines, like, lines_of, plain, status_bar, ui_style, wrap
+from p2p66.ui.render import board_lines, like, plain, status_bar, ui_style, wrap
 from p2p66.ui.scoresheet import sheet_lines
 from p2p66.ui.screen import Screen, advance
 from p2p66.ui.table import (
@@ -101,26 +100,21 @@ class TerminalUI:
         self._hints: set[asyncio.Task[None]] = set()
         self._panel: tuple[str, ...] = ()  # help or a warning, shown in the board until Enter/Esc
         self._depth = None if style.color else ColorDepth.MONOCHROME
-        self.session: PromptSession[str] = PromptSession(
+        self.session = board_session(
+            style,
             message=self._message,
-            bottom_toolbar=lambda: self._shown(
+            toolbar=lambda: self._shown(
                 status_bar(self.screen, self._size().columns, self._clock_words())
             ),
+            validator=_MoveValidator(self),
+            key_bindings=self._bindings(),
+            input=input,
+            output=output,
             refresh_interval=CLOCK_TICK if clock else 0,  # the clock ticks on the status bar
             completer=_LegalMoves(self),
             complete_while_typing=True,
-            validator=_MoveValidator(self),
-            validate_while_typing=False,
-            erase_when_done=True,  # the board is redrawn live, not left in the scrollback
-            reserve_space_for_menu=0,  # the menu floats over the board: every row is the board's
             mouse_support=True,  # a click on a card of the hand plays it
-            key_bindings=self._bindings(),
-            style=self._sheet,
-            color_depth=self._depth,
-            input=input,
-            output=output,
         )
-        _wrap_validation_toolbar(self.session)
         _keep_mouse_handlers(self.session, self._message)
         self.session.default_buffer.on_text_changed += lambda _buffer: self._show()
 
@@ -249,16 +243,11 @@ class TerminalUI:
 
     def _message(self) -> FormattedText:
         size = self._size()
-        buffer = get_app().current_buffer
-        error = buffer.validation_error
-        below = 2  # the prompt line and the status bar
-        if error is not None:
-            below += len(lines_of(wrap([("", error.message)], size.columns)))
         fitted = board_lines(
             self.screen,
             self.style,
             width=size.columns,
-            rows=max(size.rows - below, 1),
+            rows=board_rows(self.session),
             panel=self._panel,
             on_click=self._clicked,
         )
@@ -302,12 +291,11 @@ class TerminalUI:
         self.session.app.invalidate()
 
     def _shown(self, fragments: Iterable[OneStyleAndTextTuple]) -> FormattedText:
-        """The fragments as this style may show them: every character ASCII under ``--ascii``."""
-        return FormattedText([like(f, shown(f[1], self.style)) for f in fragments])
+        return shown_fragments(fragments, self.style)
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        empty = Condition(lambda: not get_app().current_buffer.text)
+        empty = EMPTY_LINE
 
         def word(key: str) -> None:
             @kb.add(key, filter=empty)
@@ -373,22 +361,6 @@ class _LegalMoves(Completer):
             yield Completion(
                 s.text, start_position=-len(text), display=s.display, display_meta=s.meta
             )
-
-
-def _wrap_validation_toolbar(session: PromptSession[str]) -> None:
-    """Let the refusal under the prompt wrap: prompt-toolkit gives it one line, cut at the edge.
-
-    A refusal ends with how to recover, and that end is what an 80-column
-    terminal lost. The toolbar has no public handle, so it is found by its text function.
-    """
-    for window in session.app.layout.find_all_windows():
-        control = window.content
-        text = getattr(control, "text", None)
-        if isinstance(control, FormattedTextControl) and "ValidationToolbar" in getattr(
-            text, "__qualname__", ""
-        ):
-            window.height = None
-            window.wrap_lines = to_filter(True)
 
 
 def _keep_mouse_handlers(session: PromptSession[str], message: Callable[[], FormattedText]) -> None:

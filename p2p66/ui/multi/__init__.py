@@ -1,7 +1,7 @@
-"""Playing the games for three and four players at a local table: you and bots.
+"""The screens of the games for three and four players: the full screen and ``--plain``.
 
-A clearly local table, for now: every seat but yours is a bot in this
-process and the deck is shuffled here (``random.Random(seed)``), not dealt
-by mental poker between peers. The next step replaces ``LocalMultiTable``
-with the N-party network table; the screens only see its interface.
+They read one ``SeatModel`` (``seat.py``): the table as one seat sees it.
+The local table (``local.py``, bots and a referee in this process; its
+session-peer form in ``p2p66.live.multi_peers``) and a network seat
+(``p2p66.live.netseat``, one peer over the star) are both one.
 """

@@ -19,12 +19,12 @@ from p2p66.engine.tricks import beats
 from p2p66.engine.view import view_of
 from p2p66.ui.cards_text import TextStyle, card_text, suit_name
 from p2p66.ui.hint import highest_out, reason
-from p2p66.ui.multi.local import LocalMultiTable
+from p2p66.ui.multi.seat import SeatModel
 
 HINT_BOT = "strong"
 
 
-def hint_line(t: LocalMultiTable, seed: int = 0) -> str:
+def hint_line(t: SeatModel, seed: int = 0) -> str:
     """ "Hint: lead A♠: 11 points, the highest spade still out." for your turn now."""
     if not t.my_turn:
         return "Hint: there is nothing to choose right now."

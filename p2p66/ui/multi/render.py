@@ -23,7 +23,7 @@ from p2p66.engine.table import (
     table_label,
 )
 from p2p66.ui.cards_text import TextStyle, card_text, display_order, suit_name, suit_text
-from p2p66.ui.multi.local import LocalMultiTable, side_names
+from p2p66.ui.multi.seat import SeatModel
 from p2p66.ui.render import card, lines_of, plain, wrap
 
 WIDTH = 80
@@ -103,8 +103,10 @@ def trick_rows(
     style: TextStyle,
     width: int,
     out: int | None = None,
+    me: int = 0,
 ) -> Fragments:
-    """The trick round the table: you at the bottom, West left, East right, North on top.
+    """The trick round the table: you (seat ``me``) at the bottom, the next seat clockwise
+    on the left, the one after it on top (with four), the seat before you on the right.
 
     ``counts`` are the cards each seat holds; seat ``out`` sits this hand out.
     """
@@ -113,30 +115,31 @@ def trick_rows(
 
     def cell(seat: int) -> Fragments:
         if seat == out:
-            return [("class:label", names[seat]), ("", " sit out" if seat == 0 else " sits out")]
-        name = names[seat] + (f" ({counts[seat]})" if counts is not None and seat else "")
+            return [("class:label", names[seat]), ("", " sit out" if seat == me else " sits out")]
+        name = names[seat] + (f" ({counts[seat]})" if counts is not None and seat != me else "")
         note = "won" if seat == winner else ("led" if seat == leader else "")
         return _cell(name, played.get(seat), note, style)
 
     column = max(min(width // 2, 34), 22)
     middle = (column + 1) // 2
+    n = len(names)
     rows: Fragments = []
-    if len(names) == 4:
-        rows += [("", " " * middle), *cell(2), ("", "\n")]
-    rows += _row(cell(1), cell(len(names) - 1), column)
-    rows += [("", " " * middle), *cell(0), ("", "\n")]
+    if n == 4:
+        rows += [("", " " * middle), *cell((me + 2) % n), ("", "\n")]
+    rows += _row(cell((me + 1) % n), cell((me + n - 1) % n), column)
+    rows += [("", " " * middle), *cell(me), ("", "\n")]
     return rows
 
 
-def bidding_head(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
+def bidding_head(v: TableView, t: SeatModel, width: int) -> Fragments:
     """The board of north-american, south-bend and cut-throat."""
     names, style, opts = t.names, t.style, v.options
-    sides = side_names(opts.players)
+    sides = t.sides
     out: Fragments = [
         (
             "class:title",
             f" {table_label(opts)} · hand {t.hand_number} · {names[v.dealer]} "
-            f"deal{'' if v.dealer == 0 else 's'} · marks to {opts.match_target}\n",
+            f"deal{'' if v.dealer == t.me else 's'} · marks to {opts.match_target}\n",
         ),
         ("class:label", " Marks: "),
         ("", " · ".join(f"{n} {s}" for n, s in zip(sides, v.scores, strict=True)) + "\n"),
@@ -166,7 +169,8 @@ def bidding_head(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
         elif got >= need and not v.moon:
             status = "made"
         else:
-            status = f"{names[v.bidder]} need{'' if v.bidder == 0 else 's'} {need - got} more{unit}"
+            needs = "need" if v.bidder == t.me else "needs"
+            status = f"{names[v.bidder]} {needs} {need - got} more{unit}"
         taken = " · ".join(f"{sides[s]} {_side_points(v, s)}" for s in range(opts.sides))
         out += [("class:label", " Points: "), ("", f"{taken} · {status}\n")]
     if opts.widow_size:
@@ -190,7 +194,7 @@ def bidding_head(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
     return out
 
 
-def _trick_block(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
+def _trick_block(v: TableView, t: SeatModel, width: int) -> Fragments:
     """The trick in progress round the table, or the one just won until the next card."""
     names, style = t.names, t.style
     counts = v.hand_sizes
@@ -206,7 +210,9 @@ def _trick_block(v: TableView, t: LocalMultiTable, width: int) -> Fragments:
         caption += f" · {names[v.to_act]} to play"
     return [
         ("class:label", caption + ":\n"),
-        *trick_rows(names, plays, counts, winner, style=style, width=width, out=v.out_seat),
+        *trick_rows(
+            names, plays, counts, winner, style=style, width=width, out=v.out_seat, me=t.me
+        ),
     ]
 
 
@@ -214,7 +220,7 @@ def _side_points(v: TableView, side: int) -> int:
     return sum(p for s, p in enumerate(v.points) if v.options.side_of(s) == side)
 
 
-def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
+def three_head(v: ThreeHandedView, t: SeatModel, width: int) -> Fragments:
     """The board of three-handed: two play a two-player hand, the dealer watches."""
     names, style = t.names, t.style
     p = v.public
@@ -223,7 +229,7 @@ def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
         (
             "class:title",
             f" {table_label(v.options)} · hand {t.hand_number} · {names[v.dealer]} "
-            f"deal{'' if v.dealer == 0 else 's'} and sit{'' if v.dealer == 0 else 's'} out"
+            f"deal{'' if v.dealer == t.me else 's'} and sit{'' if v.dealer == t.me else 's'} out"
             f" · to {v.options.match_target}\n",
         ),
         ("class:label", " Game points: "),
@@ -261,7 +267,7 @@ def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
     if p.result is None:
         caption += f" · {names[p.to_act]} to play"
     out.append(("class:label", caption + ":\n"))
-    out += trick_rows(names, plays, counts, winner, style=style, width=width, out=v.dealer)
+    out += trick_rows(names, plays, counts, winner, style=style, width=width, out=v.dealer, me=t.me)
     for s in v.players:
         if s != v.seat and p.shown[s]:
             out += [("", f" {names[s]} is known to hold "), *_fragments_of_cards(p.shown[s], style)]
@@ -277,7 +283,7 @@ def three_head(v: ThreeHandedView, t: LocalMultiTable, width: int) -> Fragments:
     return out
 
 
-def head(t: LocalMultiTable, width: int = WIDTH) -> Fragments:
+def head(t: SeatModel, width: int = WIDTH) -> Fragments:
     v = t.view()
     if isinstance(v, TableView):
         return bidding_head(v, t, width)
@@ -305,14 +311,18 @@ def call_choices(legal: list[str]) -> str:
     return " or ".join(parts)
 
 
-def prompt_line(t: LocalMultiTable) -> str:
+def prompt_line(t: SeatModel) -> str:
     """What the player is expected to do now, with the keys that do it."""
     if t.over is not None:
         return f"{t.over.text} Press Enter to leave."
     if t.hand_over:
+        if not t.deals_on_enter:
+            return "Hand over: the next one is being dealt · s score sheet"
         return "Hand over: Enter deals the next one · s score sheet"
     if not t.my_turn:
-        return f"{t.names[t.to_act]} to play..."
+        if t.to_act == t.me:  # a network seat: the keys of the move's cards are on their way
+            return "Your turn is next: waiting for the other players' keys..."
+        return f"{t.waiting_for} to play..."
     legal = t.legal_notation()
     v = t.view()
     if isinstance(v, TableView) and v.phase == TablePhase.BID:
@@ -324,8 +334,9 @@ def prompt_line(t: LocalMultiTable) -> str:
     return f"Your turn: a card, by name or number{extra} · h hint · ? help"
 
 
-def status_text(t: LocalMultiTable, width: int = WIDTH) -> str:
-    """The bottom bar: the score, the table, whose turn; the longest wording that fits."""
+def status_text(t: SeatModel, width: int = WIDTH) -> str:
+    """The bottom bar: the score, the table (or every other seat's link), whose turn; the
+    longest wording that fits (the links go before the turn does)."""
     total = "marks" if isinstance(t.view(), TableView) else "game points"
     target = t.options.match_target
     if t.over is not None:
@@ -333,18 +344,24 @@ def status_text(t: LocalMultiTable, width: int = WIDTH) -> str:
     elif t.hand_over:
         turn = "between hands"
     else:
-        turn = "your turn" if t.my_turn else f"{t.names[t.to_act]}'s turn"
+        turn = "your turn" if t.my_turn else f"{t.waiting_for}'s turn"
+        if t.to_act == t.me and not t.my_turn:
+            turn = "your turn next"
+    links = [t.link_text(), t.link_text(compact=True)]
     scores = [f"{t.scores_text()} ({total} to {target})", t.scores_text()]
-    for score in scores:
-        for middle in (" │ local table │ ", " │ "):
-            text = f" {score}{middle}{turn} "
-            if get_cwidth(text) <= width:
-                return text
-    return fit(f" {scores[-1]} │ {turn} ", width)
+    if links[0]:
+        tries = [f" {s} │ {link} │ {turn} " for link in links for s in scores]
+        tries += [f" {link} │ {turn} " for link in links]
+    else:
+        tries = [f" {s}{m}{turn} " for s in scores for m in (" │ local table │ ", " │ ")]
+    for text in tries:
+        if get_cwidth(text) <= width:
+            return text
+    return fit(tries[-1], width)
 
 
 def board_lines(
-    t: LocalMultiTable,
+    t: SeatModel,
     *,
     width: int,
     rows: int,
@@ -379,7 +396,7 @@ def board_lines(
     return out
 
 
-def board(t: LocalMultiTable) -> list[str]:
+def board(t: SeatModel) -> list[str]:
     """The board as plain lines of a fixed 80×24 page (the prompt line left free)."""
     text = plain(board_lines(t, width=WIDTH, rows=HEIGHT - 2))
     return [fit(line) for line in text.rstrip("\n").split("\n")]

@@ -1,7 +1,7 @@
 """What both ways of sitting at the local table say, and the ``--plain`` way itself.
 
 ``--plain`` (``run_plain``) and the full screen (``ui.multi.terminal``) drive
-a ``LocalMultiTable``: the bots move, the story is told, and the player is
+a ``SeatModel``: the bots move, the story is told, and the player is
 asked only on their own turn. ``q`` (or the end of input, or
 Ctrl-D) leaves; ``?`` lists the legal moves with what they mean; the score
 sheet (``s`` / ``score``), the tricks of the hand (``l`` / ``last``) and a
@@ -11,7 +11,8 @@ screen, with the sheet, until the player presses Enter.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 
 from p2p66.engine import IllegalMoveError, NotationError
 from p2p66.engine.moves import describe
@@ -26,8 +27,8 @@ from p2p66.engine.table import (
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.ui.cards_text import card_text, suit_name
 from p2p66.ui.multi.hint import hint_line
-from p2p66.ui.multi.local import LocalMultiTable, side_names
 from p2p66.ui.multi.render import call_choices, contract_text, move_text
+from p2p66.ui.multi.seat import SeatModel
 from p2p66.ui.multi.sheet import sheet_lines
 from p2p66.ui.render import tricks_text
 
@@ -38,7 +39,7 @@ HINT_WORDS = frozenset({"h", "hint"})
 HELP_WORDS = frozenset({"?", "help"})
 
 
-def help_lines(table: LocalMultiTable) -> list[str]:
+def help_lines(table: SeatModel) -> list[str]:
     """The legal moves, each with what it does, and the keys."""
     out = ["Moves you can make now:"]
     for notation in table.legal_notation():
@@ -55,7 +56,7 @@ def help_lines(table: LocalMultiTable) -> list[str]:
     return out
 
 
-def tricks_lines(table: LocalMultiTable) -> list[str]:
+def tricks_lines(table: SeatModel) -> list[str]:
     """Every trick of this hand so far: who played which card, who won."""
     v = table.view()
     names, style = table.names, table.style
@@ -81,17 +82,17 @@ def tricks_lines(table: LocalMultiTable) -> list[str]:
     ]
 
 
-def score_lines(table: LocalMultiTable, width: int = 80) -> list[str]:
-    return sheet_lines(table.match, table.names, side_names(table.options.players), width)
+def score_lines(table: SeatModel, width: int = 80) -> list[str]:
+    return sheet_lines(table.match, table.names, table.sides, width)
 
 
-def result_lines(table: LocalMultiTable, width: int = 80) -> list[str]:
+def result_lines(table: SeatModel, width: int = 80) -> list[str]:
     """A hand's (or the match's) end as it stays on screen: the result, then the sheet."""
     said = [x for x in table.hand_end if not x.startswith(("Marks:", "Game points:"))]
     return [*said, *score_lines(table, width)]
 
 
-def refusal(table: LocalMultiTable, text: str) -> str | None:
+def refusal(table: SeatModel, text: str) -> str | None:
     """Why ``text`` cannot be played now (None: it can)."""
     entry = text.strip()
     if not entry:
@@ -107,7 +108,7 @@ def refusal(table: LocalMultiTable, text: str) -> str | None:
         return str(exc)
     if TABLE_NOTATION[code] not in table.legal_notation():
         try:
-            hand.apply(code, seat=0)
+            hand.apply(code, seat=table.me)
         except IllegalMoveError as exc:
             return exc.reason
         except NotationError as exc:
@@ -115,7 +116,7 @@ def refusal(table: LocalMultiTable, text: str) -> str | None:
     return None
 
 
-def turn_sentences(table: LocalMultiTable) -> list[str]:
+def turn_sentences(table: SeatModel) -> list[str]:
     """What ``--plain`` tells on the player's turn, in whole sentences."""
     v = table.view()
     names, style = table.names, table.style
@@ -134,7 +135,7 @@ def turn_sentences(table: LocalMultiTable) -> list[str]:
                 else "the first card led sets the trumps"
             )
             out.append(f"The contract: {contract_text(v, names)}; {trumps}.")
-            sides = side_names(v.options.players)
+            sides = table.sides
             taken = "; ".join(
                 f"{sides[side]} {_side(v.points, v, side)} points in "
                 f"{tricks_text(_side(v.tricks_won, v, side))}"
@@ -167,7 +168,7 @@ def _side(values: tuple[int, ...], v: TableView, side: int) -> int:
     return sum(x for s, x in enumerate(values) if v.options.side_of(s) == side)
 
 
-def _three_sentences(v: ThreeHandedView, table: LocalMultiTable) -> list[str]:
+def _three_sentences(v: ThreeHandedView, table: SeatModel) -> list[str]:
     names, style = table.names, table.style
     p = v.public
     a, b = v.players
@@ -184,11 +185,23 @@ def _three_sentences(v: ThreeHandedView, table: LocalMultiTable) -> list[str]:
 
 
 def run_plain(
-    table: LocalMultiTable, read_line: Callable[[], str | None], write: Callable[[str], None]
-) -> LocalMultiTable:
-    """Tell the match in sentences; read the player's moves on their turn."""
+    table: SeatModel, read_line: Callable[[], str | None], write: Callable[[str], None]
+) -> SeatModel:
+    """Tell the match in sentences; read the player's moves on their turn (a local table)."""
+
+    async def read() -> str | None:
+        return read_line()
+
+    return asyncio.run(play_plain(table, read, write))
+
+
+async def play_plain(
+    table: SeatModel, read_line: Callable[[], Awaitable[str | None]], write: Callable[[str], None]
+) -> SeatModel:
+    """``--plain`` at any table: the story as it comes, the situation and a question on
+    your turn. The end of input or ``q`` leaves (returns before the match is over)."""
     told = 0
-    summed = -1  # the log length when the situation was last summed up
+    summed: tuple[int, int] = (-1, 0)  # the story's length and the hand when last summed up
 
     def flush() -> None:
         nonlocal told
@@ -197,18 +210,31 @@ def run_plain(
         told = len(table.log)
 
     while True:
-        table.play_bots()
+        await table.settle()
         flush()
         if table.over is not None:
             return table
         if table.hand_over:
-            table.start_hand()
+            table.next_hand()
             continue
-        if summed != len(table.log):
+        if not table.my_turn:
+            continue
+        if summed != (len(table.log), id(table.hand)):  # a new turn (a draw tells nothing)
             for line in turn_sentences(table):
                 write(line)
-            summed = len(table.log)
-        entry = read_line()
+            summed = (len(table.log), id(table.hand))
+        reading = asyncio.ensure_future(read_line())
+        ending = asyncio.ensure_future(table.wait_over())
+        await asyncio.wait({reading, ending}, return_when=asyncio.FIRST_COMPLETED)
+        ending.cancel()
+        if not reading.done():  # a network table ended while the question was open
+            reading.cancel()
+            flush()
+            return table
+        entry = reading.result()
+        if table.over is not None:
+            flush()
+            return table
         if entry is None or entry.strip().lower() in LEAVE:
             write("You leave the match.")
             return table
@@ -226,7 +252,7 @@ def run_plain(
         table.submit(line.strip())
 
 
-def _word_lines(table: LocalMultiTable, word: str, width: int = 80) -> list[str] | None:
+def _word_lines(table: SeatModel, word: str, width: int = 80) -> list[str] | None:
     if word in HELP_WORDS:
         return help_lines(table)
     if word in SHEET_WORDS:

@@ -1,11 +1,14 @@
-"""The full screen of the local table: the board redrawn live above one input line.
+"""The full screen of a table of three or four: the board redrawn live above one input line.
 
-A prompt-toolkit session stays up the whole match; a driver task plays the
-bots one move at a time (``delay`` seconds apart, a finished trick held a
-little longer) and redraws, so the player watches each card land. Keys on an
-empty line: ``s`` the score sheet, ``l`` the tricks of the hand, ``h`` a hint,
-``?`` help, Esc closes a panel. A hand's result, with the sheet, stays in view
-until Enter deals the next hand.
+A prompt-toolkit session stays up the whole match, on any ``SeatModel``. At
+a local table a driver task plays the bots one move at a time (``delay``
+seconds apart, a finished trick held a little longer) and redraws, so the
+player watches each card land. Keys on an empty line: ``s`` the score
+sheet, ``l`` the tricks of the hand, ``h`` a hint, ``?`` help, Esc closes a
+panel. A hand's result, with the sheet, stays in view until Enter deals the
+next hand. At a network seat the others' moves come by themselves
+(``on_change`` redraws), the next hand is dealt without waiting for Enter,
+and its result stays until the first move of the next hand (or Esc).
 """
 
 from __future__ import annotations
@@ -13,20 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.output import Output
 from prompt_toolkit.validation import ValidationError, Validator
 
 from p2p66.engine.table import BiddingHand
-from p2p66.ui.cards_text import TextStyle, shown
+from p2p66.ui.board_session import EMPTY_LINE, board_rows, board_session, shown_fragments
+from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.hint import hint_line
-from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.render import board_lines, status_text
 from p2p66.ui.multi.screens import (
     HELP_WORDS,
@@ -40,9 +40,10 @@ from p2p66.ui.multi.screens import (
     score_lines,
     tricks_lines,
 )
-from p2p66.ui.render import like, ui_style
+from p2p66.ui.multi.seat import SeatModel
 
 TRICK_HOLD = 2.5  # a finished trick stays this many bot delays before the next card
+LINK_TICK = 1.0  # seconds between redraws at a network seat (a quiet link's seconds)
 
 
 class MultiTerminal:
@@ -50,7 +51,7 @@ class MultiTerminal:
 
     def __init__(
         self,
-        table: LocalMultiTable,
+        table: SeatModel,
         style: TextStyle,
         *,
         delay: float = 0.0,
@@ -62,29 +63,29 @@ class MultiTerminal:
         self.delay = delay
         self.panel: tuple[str, ...] = ()
         self.panel_head = 1  # the panel's lines that stay however short the screen
+        self._result: tuple[str, ...] = ()  # the panel of the last hand's result
         self._wake = asyncio.Event()
         self._hints: set[asyncio.Task[None]] = set()
-        self.session: PromptSession[str] = PromptSession(
+        self.session = board_session(
+            style,
             message=self._message,
-            bottom_toolbar=lambda: self._shown(
+            toolbar=lambda: self._shown(
                 [("class:status", status_text(self.table, self._columns()))]
             ),
             validator=_Check(self),
-            validate_while_typing=False,
-            erase_when_done=True,
-            reserve_space_for_menu=0,
             key_bindings=self._bindings(),
-            style=ui_style(style.color),
-            color_depth=None if style.color else ColorDepth.MONOCHROME,
             input=input,
             output=output,
+            refresh_interval=LINK_TICK if table.link_text() else 0,  # "quiet 12 s" counts up
         )
+        table.on_change = self._changed
 
-    async def run(self) -> LocalMultiTable:
+    async def run(self) -> SeatModel:
         driver = asyncio.create_task(self._drive())
         try:
             await self._prompt_loop()
         finally:
+            self.table.on_change = None
             driver.cancel()
             for hint in self._hints:
                 hint.cancel()
@@ -108,8 +109,9 @@ class MultiTerminal:
             if self._word(entry.lower()):
                 continue
             if table.hand_over:
-                table.start_hand()
-                self.show()
+                if table.deals_on_enter:
+                    table.next_hand()
+                    self.show()
             elif entry or table.default_move() is not None:
                 table.submit(entry)
                 self.panel = ()
@@ -148,6 +150,11 @@ class MultiTerminal:
                 self._moved()
         self._wake.clear()
 
+    def _changed(self) -> None:
+        """The table changed by itself (a network seat's record came): redraw, wake the driver."""
+        self._moved()
+        self._wake.set()
+
     def _trick_just_won(self) -> bool:
         """A trick was completed by the last move: hold it so the player sees all of it."""
         hand = self.table.hand
@@ -159,11 +166,14 @@ class MultiTerminal:
         """After any move: a finished hand's result and sheet take the panel; redraw."""
         if self.table.my_turn or self.table.hand_over:
             self.session.default_buffer.validation_error = None  # "wait" is stale now
-        if self.table.hand_over or self.table.over is not None:
+        if self.table.hand_over:  # (an early end at a network seat keeps the story)
             said = result_lines(self.table, self._columns() - 1)
             self.panel, self.panel_head = tuple(said), len(said) - len(self.table.match.results)
+            self._result = self.panel
         elif self.panel and self.panel[0].startswith(("Moves you can make", "Hint")):
             self.panel = ()  # the legal moves and a hint are stale after a move
+        elif self.panel and self.panel is self._result and self.table.result_stale():
+            self.panel = ()  # a network table's next hand is under way
         self.session.app.invalidate()
 
     def show(self, *lines: str, head: int = 1) -> None:
@@ -173,11 +183,7 @@ class MultiTerminal:
     def _ask_hint(self) -> None:
         table = self.table
         if not table.my_turn:  # said at once, and kept while the bots play on
-            whose = (
-                "the hand is over"
-                if table.hand_over
-                else f"it is {table.names[table.to_act]}'s turn"
-            )
+            whose = "the hand is over" if table.hand_over else f"it is {table.waiting_for}'s turn"
             self.show(f"No hint: {whose}, not yours.")
             return
         self.show("Hint: thinking...")
@@ -194,25 +200,21 @@ class MultiTerminal:
         return self.session.output.get_size().columns
 
     def _message(self) -> FormattedText:
-        size = self.session.output.get_size()
-        error = get_app().current_buffer.validation_error
-        below = 2 + (1 if error is not None else 0)  # the input line, the status bar
         lines = board_lines(
             self.table,
-            width=size.columns,
-            rows=max(size.rows - below, 1),
+            width=self._columns(),
+            rows=board_rows(self.session),
             panel=self.panel,
             panel_head=self.panel_head,
         )
         return self._shown([*lines, ("class:prompt", "> ")])
 
     def _shown(self, fragments: StyleAndTextTuples) -> FormattedText:
-        """Every character ASCII under ``--ascii``."""
-        return FormattedText([like(f, shown(f[1], self.style)) for f in fragments])
+        return shown_fragments(fragments, self.style)
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        empty = Condition(lambda: not get_app().current_buffer.text)
+        empty = EMPTY_LINE
 
         def word(key: str) -> None:
             @kb.add(key, filter=empty)
@@ -224,7 +226,8 @@ class MultiTerminal:
 
         @kb.add("escape", eager=True)
         def _close(event: KeyPressEvent) -> None:
-            if not (self.table.hand_over or self.table.over is not None):
+            table = self.table
+            if not ((table.deals_on_enter and table.hand_over) or table.over is not None):
                 self.show()
 
         return kb
@@ -240,20 +243,20 @@ class _Check(Validator):
         if table.hand_over or table.over is not None or entry in LEAVE:
             return
         if not table.my_turn and entry not in HELP_WORDS | SHEET_WORDS | TRICK_WORDS | HINT_WORDS:
-            raise ValidationError(len(document.text), f"wait: {table.names[table.to_act]} to play")
+            raise ValidationError(len(document.text), f"wait: {table.waiting_for} to play")
         reason = refusal(table, document.text)
         if reason is not None:
             raise ValidationError(len(document.text), f"{reason} (Ctrl-U clears the line)")
 
 
 def run_terminal(
-    table: LocalMultiTable,
+    table: SeatModel,
     *,
     style: TextStyle | None = None,
     delay: float = 0.0,
     input: Input | None = None,
     output: Output | None = None,
-) -> LocalMultiTable:
+) -> SeatModel:
     """The full screen, to the end of the match or until the player leaves."""
     ui = MultiTerminal(table, style or table.style, delay=delay, input=input, output=output)
     return asyncio.run(ui.run())
