@@ -51,14 +51,17 @@ def ismcts(
     deadline: float | None = None,
     iterations: int | None = None,
     exploration: float = EXPLORATION,
+    finish: Callable[[HandState], int] | None = None,
 ) -> tuple[int, int]:
     """The move to play for seat ``me`` and the number of iterations run.
 
     ``sample`` deals a world for the seat; ``worth`` maps signed game points
     (for ``me``) to utility in [0, 1]. The search stops at ``deadline`` (a
     ``time.perf_counter()`` instant) or after ``iterations``, whichever is given.
+    ``finish`` values the world at a new leaf (game points for seat 0, playing on
+    in place); by default the policy plays it out.
     """
-    search = _Search(me, 1 if me == 0 else -1, worth, rng, exploration)
+    search = _Search(me, 1 if me == 0 else -1, worth, rng, exploration, finish or policy_value)
     root = _Node()
     done = 0
     # The tree has no cycles, so reference counting frees it. Left to the cyclic
@@ -82,6 +85,13 @@ def ismcts(
     return best, done
 
 
+def policy_value(world: HandState) -> int:
+    """Game points for seat 0 when the policy plays ``world`` out (in place)."""
+    while world.phase != Phase.OVER:
+        world.apply_code_unchecked(policy_move(world))
+    return terminal_value(world)
+
+
 def _moves(world: HandState, at_root: bool) -> list[int]:
     codes = searched_codes(world)
     if at_root and DECLARE in codes and len(codes) > 1:
@@ -96,6 +106,7 @@ class _Search:
     worth: Mapping[int, float]
     rng: random.Random
     exploration: float
+    finish: Callable[[HandState], int]
 
     def iterate(self, root: _Node, world: HandState) -> None:
         """One iteration in one dealt world: select, expand one node, play out, back up."""
@@ -129,9 +140,7 @@ class _Search:
             world.apply_code_unchecked(best_code)
             node = node.children[best_code]
             path.append(node)
-        while world.phase != Phase.OVER:
-            world.apply_code_unchecked(policy_move(world))
-        utility = self.worth[self.sign * terminal_value(world)]
+        utility = self.worth[self.sign * self.finish(world)]
         for visited in path:
             visited.visits += 1
             visited.total += utility

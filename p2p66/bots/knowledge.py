@@ -11,6 +11,7 @@ cards at random under those constraints: one determinisation.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import comb, factorial
@@ -21,6 +22,8 @@ from p2p66.engine.cards import ids_of as bits
 from p2p66.engine.determinize import determinize
 from p2p66.engine.moves import CLOSE, DRAW, MARRY_BASE
 from p2p66.engine.state import HandState
+
+TRIES = 8  # worlds drawn at most for one sample under a likelihood (rejection sampling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,13 @@ class WorldSampler:
     later ones copy it and redeal only the opponent's hand and the talon.
     """
 
-    def __init__(self, turn: Turn, know: Knowledge) -> None:
+    def __init__(
+        self,
+        turn: Turn,
+        know: Knowledge,
+        likelihood: Callable[[HandState], float] | None = None,
+    ) -> None:
+        self.likelihood = likelihood
         self._hidden = bits(know.hidden)
         self._need = know.opp_size - know.opp_shown.bit_count()
         allowed = [c for c in self._hidden if not know.forbidden >> c & 1]
@@ -166,7 +175,21 @@ class WorldSampler:
         return [c for c in self._hidden if not chosen >> c & 1]
 
     def sample(self, rng: random.Random) -> HandState:
-        """A fresh determinised state (the caller may mutate it)."""
+        """A fresh determinised state (the caller may mutate it).
+
+        With a ``likelihood`` (of what the opponent was seen to do, in a world), worlds are
+        drawn by rejection: each is kept with that probability, the last of ``TRIES`` anyway.
+        """
+        likelihood = self.likelihood
+        if likelihood is None:
+            return self._uniform(rng)
+        for _ in range(TRIES - 1):
+            world = self._uniform(rng)
+            if rng.random() < likelihood(world):
+                return world
+        return self._uniform(rng)
+
+    def _uniform(self, rng: random.Random) -> HandState:
         opp = rng.sample(self._allowed, self._need)
         stock = self._rest(opp)
         rng.shuffle(stock)

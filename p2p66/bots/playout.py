@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Final
 
 from p2p66.bots.heuristics import keep_value
-from p2p66.engine.cards import CARD_POINTS, SUIT_MASKS
+from p2p66.engine.cards import CARD_POINTS, KING, SUIT_MASKS
 from p2p66.engine.moves import DECLARE, DRAW, EXCHANGE, MARRY_BASE, PASS
 from p2p66.engine.state import HandState, Phase, strict_allowed
 
 _ALL: Final = (1 << 24) - 1
+_KINGS: Final = sum(1 << (suit * 6 + KING) for suit in range(4))  # as the engine's marriages
 
 
 def policy_move(s: HandState) -> int:
@@ -34,32 +35,31 @@ def policy_move(s: HandState) -> int:
     return DECLARE if s.score[seat] >= 66 else PASS
 
 
-def _exchange_bonus(s: HandState, card: int) -> int:
-    if s.talon_open and card == s.exchange_card and s.talon_left >= s.options.exchange_min_talon:
-        return CARD_POINTS[s.trump_card]
-    return 0
+def _exchangeable(s: HandState) -> int:
+    """The card that may still be exchanged for the face-up trump, -1 if none may.
+
+    Only an open talon's cards are valued with it (``keep_value``'s ``exchange_bonus``).
+    """
+    if s.talon_open and s.talon_left >= s.options.exchange_min_talon:
+        return s.exchange_card
+    return -1
 
 
 def _lead(s: HandState, seat: int) -> int:
-    codes = s.legal_codes()
-    if DECLARE in codes and s.score[seat] >= 66:
-        return DECLARE
-    if EXCHANGE in codes:
-        return EXCHANGE
-    marry = -1
-    for code in codes:
-        if MARRY_BASE <= code < EXCHANGE:
-            card = code - MARRY_BASE
-            if marry < 0 or card // 6 == s.trump_suit:
-                marry = code
-    if marry >= 0:
-        return marry
     hand = s.hands[seat]
+    # Only a marriage pair, the exchange card or 66 points can add a move the policy
+    # prefers to a card: without them the legal moves need not be listed.
+    if hand & hand >> 1 & _KINGS or hand >> s.exchange_card & 1 or s.score[seat] >= 66:
+        special = _special_lead(s, seat)
+        if special >= 0:
+            return special
     opp = s.hands[1 - seat]
     trump = s.trump_suit
     opp_trumps = opp & SUIT_MASKS[trump]
     talon_open = s.talon_open
     out = _ALL & ~hand & ~s.played
+    exchangeable = _exchangeable(s) if talon_open else -1
+    bonus = CARD_POINTS[s.trump_card] if exchangeable >= 0 else 0
     best, best_value = -1, -1e9
     mask = hand
     while mask:
@@ -73,12 +73,30 @@ def _lead(s: HandState, seat: int) -> int:
         pts = CARD_POINTS[c]
         value = -pts - 6.0 if beat else pts + (2.0 if talon_open else 20.0)
         if talon_open:
-            value -= keep_value(c, hand, out, trump, True, exchange_bonus=_exchange_bonus(s, c))
+            value -= keep_value(
+                c, hand, out, trump, True, exchange_bonus=bonus if c == exchangeable else 0
+            )
         elif suit == trump and not beat and opp_trumps:
             value += 10.0  # pull the opponent's trumps first
         if value > best_value:
             best, best_value = c, value
     return best
+
+
+def _special_lead(s: HandState, seat: int) -> int:
+    """Declare at 66, else exchange, else a marriage (trumps first); -1 for none of these."""
+    codes = s.legal_codes()
+    if DECLARE in codes and s.score[seat] >= 66:
+        return DECLARE
+    if EXCHANGE in codes:
+        return EXCHANGE
+    marry = -1
+    for code in codes:
+        if MARRY_BASE <= code < EXCHANGE:
+            card = code - MARRY_BASE
+            if marry < 0 or card // 6 == s.trump_suit:
+                marry = code
+    return marry
 
 
 def _follow(s: HandState, seat: int) -> int:
@@ -92,6 +110,8 @@ def _follow(s: HandState, seat: int) -> int:
     out = _ALL & ~hand & ~s.played
     me_total = s.score[seat] + s.held[seat]
     opp_total = s.score[1 - seat] + s.held[1 - seat]
+    exchangeable = _exchangeable(s) if talon_open else -1
+    bonus = CARD_POINTS[s.trump_card] if exchangeable >= 0 else 0
     best, best_value = -1, -1e9
     mask = allowed
     while mask:
@@ -102,7 +122,9 @@ def _follow(s: HandState, seat: int) -> int:
         wins = c < lead if suit == lead_suit else suit == trump
         pts = lead_pts + CARD_POINTS[c]
         if talon_open:
-            value = -keep_value(c, hand, out, trump, True, exchange_bonus=_exchange_bonus(s, c))
+            value = -keep_value(
+                c, hand, out, trump, True, exchange_bonus=bonus if c == exchangeable else 0
+            )
         else:
             value = -CARD_POINTS[c] * 0.5 - (4.0 if suit == trump else 0.0)
         if wins:

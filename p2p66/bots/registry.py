@@ -55,23 +55,29 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 
 def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
-    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search"))
-    from p2p66.bots.strong import SEARCHES, SOLVE_TALON
+    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search", "infer"))
+    from p2p66.bots.strong import INFER, SEARCHES, SOLVE_TALON
 
     search = opts.get("search", "auto")
     if search not in SEARCHES:
         raise BotError(f"bot strong: option search is auto, pimc or ismcts, not {search!r}")
-    return {
+    settings: dict[str, str | float | int] = {
         "ms": _number("strong", opts, "ms", 100.0),
         "samples": int(_number("strong", opts, "samples", 0)),
         "endgame": int(_number("strong", opts, "endgame", 0, zero_ok=True)),
         "solve": int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True)),
         "search": search,
     }
+    if opts.get("infer", "0") not in ("0", "1"):
+        raise BotError(f"bot strong: option infer is 0 or 1, not {opts['infer']!r}")
+    infer = int(opts.get("infer", int(INFER)))
+    if infer != INFER:  # recorded only when it differs from the default
+        settings["infer"] = infer
+    return settings
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import SEARCHES, StrongBot
+    from p2p66.bots.strong import INFER, SEARCHES, StrongBot
 
     settings = _strong_settings(opts)
     return StrongBot(
@@ -81,6 +87,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         endgame=int(settings["endgame"]),
         solve_talon=int(settings["solve"]),
         search=SEARCHES[str(settings["search"])],
+        infer=bool(settings.get("infer", INFER)),
     )
 
 
@@ -101,10 +108,13 @@ BUILTINS: dict[str, BuiltinBot] = {
             {
                 "ms": "thinking time per move in milliseconds (default 100)",
                 "samples": "fixed number of determinisations instead of a time budget",
-                "endgame": "solve playouts exactly once hands hold at most N cards (default 0)",
+                "endgame": "solve playouts exactly once the talon is gone and "
+                "hands hold at most N cards (default 0)",
                 "solve": "solve worlds exactly once the talon holds at most N cards, every one "
                 "when they are few (default 0: off)",
                 "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
+                "infer": "1: weigh the guessed worlds by how well they explain the opponent's "
+                "lead (default 0)",
             },
             _strong,
         ),

@@ -12,6 +12,10 @@ with the best average match equity over all worlds is played. With ``solve=N``, 
 most N cards are left in the talon, whichever search is used, the few worlds
 still possible are listed and each is solved exactly (``_every_world``); it
 is off by default, as measured (``SOLVE_TALON``).
+With ``endgame=N`` both searches finish a playout with the solver once the
+talon is gone and at most N cards are left in each hand; with ``infer`` the
+worlds are drawn by how well they explain the opponent's lead
+(``inference.py``).
 Once the talon is exhausted nothing is hidden any more: ``ExploitSolver``
 plays exactly, and where the hand is lost against perfect play it keeps the
 most chances that the opponent errs.
@@ -21,11 +25,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Literal
 
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.equity import utilities
 from p2p66.bots.exploit import ExploitSolver
+from p2p66.bots.inference import lead_likelihood
 from p2p66.bots.ismcts import ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.playout import policy_move
@@ -41,6 +47,7 @@ HARD_STOP = 0.9  # a world still being solved at this share of the budget is dro
 # 12 against 27 of the matches that differ) and changed nothing under vu (282/400 either way).
 SOLVE_TALON = 0
 ALL_WORLDS = 24  # ... when at most this many are possible; else they are sampled (PIMC)
+INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
@@ -68,7 +75,9 @@ class StrongBot(Bot):
         endgame: int = 0,
         solve_talon: int = SOLVE_TALON,
         search: Search = "auto",
+        infer: bool = INFER,
     ) -> None:
+        self.infer = infer
         self._rng = random.Random(seed)
         self.endgame = endgame
         self.solve_talon = solve_talon
@@ -93,7 +102,7 @@ class StrongBot(Bot):
             budget = min(budget, turn.time_limit)
         deadline = started + budget * SAFETY
         know = knowledge_of(turn)
-        sampler = WorldSampler(turn, know)
+        sampler = WorldSampler(turn, know, lead_likelihood(turn) if self.infer else None)
         worth = utilities(view.options, turn.match_points, view.seat)
         if know.talon_size == 0:
             exact = ExploitSolver(view.seat, worth, EPSILON)
@@ -113,6 +122,7 @@ class StrongBot(Bot):
                 self._rng,
                 deadline=None if self.max_samples is not None else deadline,
                 iterations=self.max_samples,
+                finish=_finisher(self.endgame, worth),
             )
             return Action(MOVES[code], {"iterations": iterations})
         return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
@@ -208,6 +218,23 @@ class StrongBot(Bot):
         return Action(MOVES[best], {"equity": round(totals[best] / worlds, 3), "worlds": worlds})
 
 
+def _finisher(endgame: int, worth: dict[int, float]) -> Callable[[HandState], int] | None:
+    """ISMCTS's leaf value with ``endgame``: the policy's playout, solved exactly from
+    ``endgame`` cards a hand once the talon is gone (None: the plain playout). One
+    solver serves every world of the move: its table is keyed by whole positions,
+    and the few cards of a late endgame recur across worlds. It has no deadline:
+    one endgame costs well under a millisecond, and ISMCTS stops between iterations."""
+    if not endgame:
+        return None
+    solver = Solver()
+    window = WIN_WINDOW if _only_winning(worth) else (-INF, INF)
+
+    def finish(world: HandState) -> int:
+        return play_out(world, solver, endgame, window)
+
+    return finish
+
+
 def _only_winning(worth: dict[int, float]) -> bool:
     """A one-hand game, or a match's last hand: the solver then only proves win or loss,
     about three times faster than exact points."""
@@ -241,15 +268,25 @@ def evaluate(
         if child.phase != Phase.OVER and (child.closed or child.talon_left <= solve_talon):
             out[code] = solver.value(child, low, high)
             continue
-        while child.phase != Phase.OVER:
-            if (
-                not child.talon_open
-                and child.lead_card < 0
-                and child.hands[child.to_act].bit_count() <= endgame
-            ):
-                out[code] = solver.value(child, low, high)
-                break
-            child.apply_code_unchecked(policy_move(child))
-        else:
-            out[code] = terminal_value(child)
+        out[code] = play_out(child, solver, endgame, (low, high))
     return out
+
+
+def play_out(
+    world: HandState, solver: Solver, endgame: int, window: tuple[int, int] = (-INF, INF)
+) -> int:
+    """Game points for seat 0 at the end of ``world``, played on in place by the policy.
+
+    Once the talon is closed or exhausted with at most ``endgame`` cards in the
+    hand on lead, nothing is left to chance in this world and ``solver`` finishes
+    it exactly (exact in its sign only, with a null ``window``).
+    """
+    while world.phase != Phase.OVER:
+        if (
+            not world.talon_open
+            and world.lead_card < 0
+            and world.hands[world.to_act].bit_count() <= endgame
+        ):
+            return solver.value(world, *window)
+        world.apply_code_unchecked(policy_move(world))
+    return terminal_value(world)
