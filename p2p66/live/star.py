@@ -397,9 +397,10 @@ class StarSpoke:
                 "it had receipted to us (it dropped records)",
                 kind="order",
             )
-        # a restarted process lost its acknowledgements: it can only say what it holds
+        # a restarted process lost its acknowledgements, and it acknowledged records it had
+        # not yet written to its replay: the host may hold one of ours for any record it has
         ours = self.last_ack.seq if self.last_ack is not None else -1
-        if reply.acked > (self.receipted - 1 if self.restored else ours):
+        if reply.acked > (reply.have - 1 if self.restored else ours):
             raise RelayFault(
                 f"it holds our acknowledgement of record {reply.acked}, which we never sent",
                 kind="false-ack",

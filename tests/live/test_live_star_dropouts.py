@@ -395,6 +395,28 @@ def test_two_joiners_dropped_at_once_both_come_back(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+def test_a_restored_spoke_takes_the_host_holding_its_ack_of_a_record_not_yet_in_its_replay() -> (
+    None
+):
+    """Killed after acknowledging a record it had not yet written: not the host's lie."""
+    from p2p66.live.star import RelayFault, StarSpoke
+    from p2p66.live.starwire import ResumeReply
+
+    star = Star.of(3)
+    first, second = star.record(0, b"a"), star.record(0, b"b")
+    star.host_writes(first)
+    star.host_writes(second)
+    star.flush()
+    spoke = StarSpoke(star.seats, 1, star.ids[1].sign)
+    spoke.restore([first])  # the replay had only the first; the second was acknowledged
+    assert spoke.resumed(ResumeReply(2, 1).encode()) == []
+    beyond = StarSpoke(star.seats, 1, star.ids[1].sign)
+    beyond.restore([first])
+    with pytest.raises(RelayFault, match="never sent") as caught:  # past the host's own chain
+        beyond.resumed(ResumeReply(2, 2).encode())
+    assert caught.value.culprit == 0
+
+
 @pytest.mark.timeout(30)
 def test_a_restored_spokes_unreceipted_record_is_timed_from_the_restart() -> None:
     from p2p66.live.star import RelayFault, StarSpoke
