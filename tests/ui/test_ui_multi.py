@@ -213,3 +213,11 @@ def test_every_move_at_every_turn_has_a_hint_reason_naming_it(name: str) -> None
         turns += 1
     plain_hint = hint_line(table)
     assert plain_hint.startswith(("Hint: ", "No hint: "))
+
+
+def test_a_partnership_wins_in_the_plural() -> None:
+    table = short_table("north-american")
+    table.end(1, "jo+kai")
+    assert table.over is not None and table.over.text.startswith("jo+kai win the match (")
+    table.end(0, "Bo")
+    assert table.over is not None and table.over.text.startswith("Bo wins the match (")

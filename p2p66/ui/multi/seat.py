@@ -138,7 +138,7 @@ class SeatModel:
         self.hand_end = tuple(self.log[told:])
 
     def end(self, winner: int, name: str) -> None:
-        verb = "win" if name.startswith(YOU) else "wins"
+        verb = "win" if name.startswith(YOU) or "+" in name else "wins"  # You, or a pair
         self.over = MatchEnd(winner, f"{name} {verb} the match ({self.scores_text()}).")
         self.say(self.over.text)
 
