@@ -514,7 +514,9 @@ def register(app: typer.Typer) -> None:
         """Join a match with a join code (or pick one on the local network)."""
         name = name or user_config().name
         if resume and (table or table_match_kept()):
-            player = TablePlayer(_bot(bot), _seed(seed), replay_dir, grace=grace)
+            player = TablePlayer(
+                _bot(bot), _seed(seed), replay_dir, grace=grace, plain=plain, ascii=ascii_suits
+            )
             resuming = join_table_resume(name, player)
             raise typer.Exit(_guarded(run_terminable(resuming, EXIT_NETWORK)))
         if table:

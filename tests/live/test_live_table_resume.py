@@ -70,3 +70,22 @@ def test_resume_refuses_without_a_match_or_with_another_identity(
     _match(tmp_path).save()
     assert asyncio.run(join_table_resume("kai", player)) == EXIT_USAGE  # a fresh identity
     assert "is not the one seated at seat 2" in capsys.readouterr().err
+
+
+def test_join_resume_keeps_the_screen_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``join --resume --plain --ascii`` resumes on the lines it asked for, not the full screen."""
+    from typer.testing import CliRunner
+
+    from p2p66.cli import net_cmd
+    from p2p66.cli.app import app
+
+    seen: list[TablePlayer] = []
+
+    async def resume(name: str | None, player: TablePlayer) -> int:
+        seen.append(player)
+        return 0
+
+    monkeypatch.setattr(net_cmd, "join_table_resume", resume)
+    result = CliRunner().invoke(app, ["join", "--resume", "--table", "--plain", "--ascii"])
+    assert result.exit_code == 0, result.output
+    assert [(p.plain, p.ascii) for p in seen] == [(True, True)]
