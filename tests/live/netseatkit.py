@@ -62,8 +62,11 @@ async def with_person(
     style: TextStyle,
     folder: Path,
     body: Callable[[Seated], Awaitable[None]],
+    *,
+    target: int = TARGET,
 ) -> TableEnd:
-    """Seat the table, run ``body`` (the person's screen) beside the match; the person's end."""
+    """Seat the table, run ``body`` (the person's screen) beside the match to ``target``; the
+    person's end."""
     players = players_of(preset)
     ids = [Identity.from_seed(f"p{i}", bytes([70 + i]) * 32) for i in range(players)]
     bot_seats = [s for s in range(1, players) if s != human]
@@ -81,14 +84,14 @@ async def with_person(
         if human:
             joined.append(await join_table(code, ids[human], config=CONFIG))
         hosted = await hosting
-        options = options_of(hosted, TARGET)
+        options = options_of(hosted, target)
         bots = {s: (ids[s], bot_chooser(BOT, s, options)) for s in bot_seats}
         replay = folder / f"p{human}.p66"
         if human == 0:
-            seat = NetSeatTable(hosted, style, target=TARGET)
+            seat = NetSeatTable(hosted, style, target=target)
             match = play_hosted(
                 hosted, ids[0], seat.choose, bots, replay=replay, on_events=seat.heard,
-                target=TARGET, attach=seat.bind,
+                target=target, attach=seat.bind,
             )  # fmt: skip
             task = asyncio.ensure_future(match)
             others: list[asyncio.Future[object]] = []
@@ -102,7 +105,7 @@ async def with_person(
             )  # fmt: skip
             host_bot = bot_chooser(BOT, 0, options)
             others = [
-                asyncio.ensure_future(play_hosted(hosted, ids[0], host_bot, bots, target=TARGET))
+                asyncio.ensure_future(play_hosted(hosted, ids[0], host_bot, bots, target=target))
             ]
 
         async def ends() -> TableEnd:
