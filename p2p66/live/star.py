@@ -37,6 +37,7 @@ from p2p66.live.starwire import (
     RecordMessage,
     ResumeReply,
     ResumeRequest,
+    StarMessage,
     StarWireError,
     decode_star_message,
 )
@@ -147,13 +148,17 @@ class StarHub:
             raise LocalProtocolError(f"our own record does not chain: {exc}") from None
         return self._keep(record, author=None)
 
-    def receive(self, seat: int, data: bytes) -> tuple[Record | None, list[Outgoing]]:
+    def _from_seat(self, seat: int, data: bytes, malformed: str) -> StarMessage:
+        """One message from a joiner's channel; a malformed one is that seat's fault."""
         if seat not in self.seats.joiners:
             raise LocalProtocolError(f"seat {seat} has no channel at this table")
         try:
-            message = decode_star_message(data)
+            return decode_star_message(data)
         except StarWireError as exc:
-            raise SeatFault(f"seat {seat} sent a malformed star message: {exc}", seat) from None
+            raise SeatFault(f"seat {seat} {malformed}: {exc}", seat) from None
+
+    def receive(self, seat: int, data: bytes) -> tuple[Record | None, list[Outgoing]]:
+        message = self._from_seat(seat, data, "sent a malformed star message")
         if isinstance(message, AckMessage):
             return None, self._relay_ack(seat, message.ack)
         if not isinstance(message, RecordMessage):
@@ -220,12 +225,7 @@ class StarHub:
         the receipts already signed, so the joiner sees nothing new about a
         position it holds (SPEC "Reconnecting through the star").
         """
-        if seat not in self.seats.joiners:
-            raise LocalProtocolError(f"seat {seat} has no channel at this table")
-        try:
-            request = decode_star_message(data)
-        except StarWireError as exc:
-            raise SeatFault(f"seat {seat} resumed with a malformed message: {exc}", seat) from None
+        request = self._from_seat(seat, data, "resumed with a malformed message")
         if not isinstance(request, ResumeRequest):
             raise SeatFault(f"seat {seat} reconnected without resynchronising first", seat)
         have = request.have
