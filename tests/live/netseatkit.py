@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,24 @@ def my_move(seat: NetSeatTable) -> str:
     return MOVE_NOTATION[choose(v.hand)]
 
 
+@asynccontextmanager
+async def lobby(
+    ids: list[Identity], preset: str, bot_seats: Collection[int], timeout: float
+) -> AsyncIterator[tuple[JoinCode, asyncio.Task[Table]]]:
+    """A host's lobby on 127.0.0.1 for ``len(ids)`` seats, bots in ``bot_seats``: the code to
+    join it and its seating; all of it within ``timeout`` seconds."""
+    words = generate_words()
+    listener = await Listener.open(ids[0], words=words, bind="127.0.0.1", port=0, config=CONFIG)
+    async with listener, asyncio.timeout(timeout):
+        code = JoinCode(words, "127.0.0.1", listener.port)
+        yield code, asyncio.create_task(
+            host_table(
+                listener, ids[0], seats=len(ids), preset=preset,
+                bots={s: ids[s] for s in bot_seats}, config=CONFIG,
+            )
+        )  # fmt: skip
+
+
 @dataclass
 class Seated:
     """The person's seat and how to play the whole table (``play(seat.choose)``)."""
@@ -70,16 +89,7 @@ async def with_person(
     players = players_of(preset)
     ids = [Identity.from_seed(f"p{i}", bytes([70 + i]) * 32) for i in range(players)]
     bot_seats = [s for s in range(1, players) if s != human]
-    words = generate_words()
-    listener = await Listener.open(ids[0], words=words, bind="127.0.0.1", port=0, config=CONFIG)
-    async with listener, asyncio.timeout(240):
-        code = JoinCode(words, "127.0.0.1", listener.port)
-        hosting = asyncio.create_task(
-            host_table(
-                listener, ids[0], seats=players, preset=preset,
-                bots={s: ids[s] for s in bot_seats}, config=CONFIG,
-            )
-        )  # fmt: skip
+    async with lobby(ids, preset, bot_seats, 240) as (code, hosting):
         joined: list[Table] = []
         if human:
             joined.append(await join_table(code, ids[human], config=CONFIG))

@@ -6,14 +6,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from netseatkit import CONFIG, lobby
 
 from p2p66.cli.table_bots import bot_chooser
 from p2p66.live.tablenet import TableEnd, options_of, play_hosted, play_joined
-from p2p66.net.channel import ChannelConfig
 from p2p66.net.identity import Identity
-from p2p66.net.joincode import JoinCode, generate_words
-from p2p66.net.lobby import host_table, join_table
-from p2p66.net.tcp import Listener
+from p2p66.net.lobby import join_table
 from p2p66.replay.fileio import read_replay
 from p2p66.replay.receipt_fork import Agreement, find_fork
 from p2p66.replay.receipts import read_receipts
@@ -21,7 +19,6 @@ from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_records
 
 BOT = "greedy"
-CONFIG = ChannelConfig(heartbeat_interval=None, idle_timeout=None, handshake_timeout=5)
 
 
 def _match(
@@ -35,16 +32,7 @@ def _match(
     joiners = [s for s in range(1, players) if s not in bot_seats]
 
     async def main() -> list[TableEnd]:
-        words = generate_words()
-        listener = await Listener.open(ids[0], words=words, bind="127.0.0.1", port=0, config=CONFIG)
-        async with listener, asyncio.timeout(200):
-            code = JoinCode(words, "127.0.0.1", listener.port)
-            hosting = asyncio.create_task(
-                host_table(
-                    listener, ids[0], seats=players, preset=preset,
-                    bots={s: ids[s] for s in bot_seats}, config=CONFIG,
-                )
-            )  # fmt: skip
+        async with lobby(ids, preset, bot_seats, 200) as (code, hosting):
             joined = await asyncio.gather(
                 *(join_table(code, ids[n], config=CONFIG) for n in joiners)
             )
