@@ -82,8 +82,12 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=self._stderr_file or subprocess.DEVNULL,
                 # its own process group: killing the bot kills what it started, and a
-                # Ctrl-C at the terminal reaches the runner only (which then stops it)
-                start_new_session=os.name == "posix",
+                # Ctrl-C at the terminal reaches the runner only (which then stops it).
+                # Not its own session: under Linux's autogroup scheduling a new session
+                # is a new CPU group, so a loaded machine gave a served bot a whole
+                # group's share while an in-process bot shared the runner's (about
+                # half the search at equal time; see sched_autogroup).
+                process_group=0 if os.name == "posix" else None,
             )
         except OSError as exc:
             self._spawn_error = exc
