@@ -118,6 +118,17 @@ def _link_teller(seat_model: NetSeatTable, table: Table, grace: float) -> Notify
             line = f"{who} did not come back within {grace:g} s."
         else:
             return
+        told(line)
+
+    told = _teller(seat_model)
+    return tell
+
+
+def _teller(seat_model: NetSeatTable) -> Callable[[str], None]:
+    """A line for the person at this seat: on the full screen a line of its story (a printed
+    line would tear it), else on stderr."""
+
+    def tell(line: str) -> None:
         if seat_model.on_screen:
             seat_model.say(line)
             seat_model.changed()
@@ -307,7 +318,7 @@ async def _play_joined(
     async def play(choose: Chooser) -> TableEnd:
         return await play_joined(
             table, me, choose, replay=replay, on_events=seat.heard, dropouts=dropouts,
-            peer=peer, restarted=restarted, attach=seat.bind,
+            peer=peer, restarted=restarted, attach=seat.bind, warn=_teller(seat),
         )  # fmt: skip
 
     end = await _seat_played(seat, player, options_of(table), table, play)

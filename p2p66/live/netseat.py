@@ -25,7 +25,7 @@ from p2p66.net.identity import PeerIdentity, short_label
 from p2p66.net.lobby import Table
 from p2p66.session import events as ev
 from p2p66.session.peer import Peer
-from p2p66.ui.cards_text import TextStyle
+from p2p66.ui.cards_text import TextStyle, cards_named
 from p2p66.ui.multi.seat import YOU, MatchEnd
 from p2p66.ui.table import automatic
 
@@ -177,7 +177,7 @@ class NetSeatTable(PeerSeatModel):
                 if hand is not None:
                     hand.state.check_legal(code)
             except IllegalMoveError as exc:
-                self.say(f"Not played: {exc.reason}.")
+                self.say(f"Not played: {cards_named(exc.reason, self.style)}.")
                 continue
             return code
 

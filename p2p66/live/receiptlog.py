@@ -27,21 +27,41 @@ def open_receipts(table: Table, replay: Path, *, fsync: bool = True) -> Receipts
     return ReceiptsWriter(receipts_path(replay), header, fsync=fsync)
 
 
-def open_receipts_or_none(table: Table, replay: Path | None) -> ReceiptsWriter | None:
+Warn = Callable[[str], None]
+"""Told, once, that the receipts cannot be kept (the person at the seat must know)."""
+
+
+def receipts_lost(path: Path, why: str) -> str:
+    """What a failed side file means for the person's evidence, in one sentence."""
+    return (
+        f"Warning: the host's receipts cannot be kept in {path} ({why}). The match goes on "
+        "and your replay is complete, but without this file you cannot prove afterwards "
+        "('p2p66 replay fork') that the host showed you different records than the others."
+    )
+
+
+def open_receipts_or_none(
+    table: Table, replay: Path | None, warn: Warn | None = None
+) -> ReceiptsWriter | None:
     """``open_receipts``, or None without a replay or when the side file cannot be created
-    (the match is not stopped for it: the replay's own writer reports an unwritable place)."""
+    (the match is not stopped for it; ``warn`` is told what that means)."""
     if replay is None:
         return None
     try:
         return open_receipts(table, replay)
-    except OSError:
+    except OSError as exc:
+        if warn is not None:
+            warn(receipts_lost(receipts_path(replay), exc.strerror or str(exc)))
         return None
 
 
-def keeper(writer: ReceiptsWriter) -> Callable[[bytes], None]:
-    """The ``on_reply`` callback: the host's receipt inside each acknowledgement we send."""
+def keeper(writer: ReceiptsWriter, warn: Warn | None = None) -> Callable[[bytes], None]:
+    """The ``on_reply`` callback: the host's receipt inside each acknowledgement we send;
+    ``warn`` is told once if the side file stops (``ReceiptsWriter.failed``)."""
+    told = False
 
     def on_reply(data: bytes) -> None:
+        nonlocal told
         try:
             message = decode_star_message(data)
         except StarWireError:  # we signed it ourselves: cannot happen
@@ -50,5 +70,8 @@ def keeper(writer: ReceiptsWriter) -> Callable[[bytes], None]:
             receipt = message.ack.host_receipt()
             if receipt is not None:
                 writer.keep(receipt)
+        if writer.failed is not None and not told and warn is not None:
+            told = True
+            warn(receipts_lost(writer.path, writer.failed))
 
     return on_reply

@@ -23,7 +23,7 @@ from typing import Final, Protocol
 
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, table_options
-from p2p66.live.receiptlog import keeper, open_receipts_or_none
+from p2p66.live.receiptlog import Warn, keeper, open_receipts_or_none
 from p2p66.live.star import Displaced, ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tablelobby import close_table
@@ -379,25 +379,26 @@ async def play_joined(
     peer: Peer | None = None,
     restarted: ReplayWriter | None = None,
     attach: Attach | None = None,
+    warn: Warn | None = None,
 ) -> TableEnd:
     """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
     link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
     (default: a fresh one). ``restarted``: a restarted process's replay, to whose end
     ``peer`` is restored; the channel's first exchange is then a resynchronisation.
     Beside the replay it keeps the host's receipts (``<replay>.receipts``), so a fork can
-    be proven after the game."""
+    be proven after the game; ``warn`` is told once if that file cannot be written."""
     from p2p66.live.starlink import spoke_for
 
     reason = "the match is over"
     drops = dropouts or Dropouts()
-    receipts = open_receipts_or_none(table, replay)
+    receipts = open_receipts_or_none(table, replay, warn)
     link = spoke_for(
         table,
         identity,
         grace=drops.grace,
         redial=drops.redial,
         on_notice=drops.on_notice,
-        on_reply=None if receipts is None else keeper(receipts),
+        on_reply=None if receipts is None else keeper(receipts, warn),
     )
     if restarted is not None:
         link.spoke.restore(restarted.records)

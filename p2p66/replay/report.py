@@ -9,6 +9,7 @@ of ``p2p66 verify --json``; ``summary_lines`` is the short human summary.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Any, Final
@@ -150,6 +151,13 @@ class ProblemKind(StrEnum):
             return cls(text)
         except ValueError:
             return None
+
+
+def score_line(scores: Sequence[int]) -> str:
+    """A table's scores in seat or side order: "3-1", but "3 : 0 : -1" once one is
+    negative ("3-0--1" reads as nonsense). ASCII, so reports and exports stay plain; the
+    dash is kept otherwise, so the common line reads as it always has."""
+    return ("-" if all(s >= 0 for s in scores) else " : ").join(str(s) for s in scores)
 
 
 UNATTRIBUTABLE: Final = frozenset(
@@ -363,12 +371,12 @@ class Report:
         dealer = f"dealer {self.name(h.dealer)}"
         if h.outcome is None:
             return f"{dealer}; {self.stop_note()} after {h.moves} moves"
-        standing = "-".join(str(s) for s in h.scores) if h.scores else "?"
+        standing = score_line(h.scores) if h.scores else "?"
         return f"{dealer}; {h.outcome}; match {standing}"
 
     def table_ending(self) -> str:
         """How a match of three or four ended, in words."""
-        scores = "-".join(str(s) for s in self.scores)
+        scores = score_line(self.scores)
         verb = "win" if len(self.players) == 4 or self.winner == self.viewer else "wins"
         after = (
             f"{self.side_name(self.winner)} {verb} the match"

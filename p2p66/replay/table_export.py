@@ -17,7 +17,7 @@ from p2p66.engine.cards import CARD_CODES
 from p2p66.engine.moves import MARRY_BASE
 from p2p66.engine.table import BiddingHand, BiddingOptions
 from p2p66.engine.table.moves import TABLE_NOTATION
-from p2p66.replay.report import Report, TableHandSummary
+from p2p66.replay.report import Report, TableHandSummary, score_line
 from p2p66.replay.verify import Verification
 from p2p66.session.handplay import HandTable
 from p2p66.session.tablegame import TableGame
@@ -103,7 +103,7 @@ def export_table_text(verification: Verification) -> str:
         lines.append(_tag("Session", report.session_id.hex()))
     if report.first_dealer is not None:
         lines.append(_tag("FirstDealer", names[report.first_dealer]))
-    lines.append(_tag("Scores", "-".join(str(s) for s in report.scores)))
+    lines.append(_tag("Scores", score_line(report.scores)))
     lines.append(_tag("Verified", report.status.value))
     lines.append(_tag("Result", table_result(report)))
     for hand in machine.hands:

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from p2p66.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
+from p2p66.engine.errors import NotationError
 
 RED_SUITS = frozenset({1, 2})  # diamonds, hearts
 FOUR_COLOURS = ("class:card.green", "class:card.blue", "class:card.red", "class:card.black")
@@ -123,3 +124,19 @@ def speak(text: str, style: TextStyle) -> str:
     if style.ascii:
         return text
     return _CARD_CODE.sub(lambda m: card_text(Card.parse(m[0]), style), text)
+
+
+_CODE_IN_TEXT = re.compile(r"\b[AKQJT9][CDHS]\b")
+
+
+def cards_named(text: str, style: TextStyle) -> str:
+    """The engine's sentence with each card code in it (``QD``) written as the board writes
+    cards (``Q♦``, or the code again with ``--ascii``): its refusals name cards by code."""
+
+    def named(found: re.Match[str]) -> str:
+        try:
+            return card_text(Card.parse(found.group()), style)
+        except NotationError:
+            return found.group()
+
+    return _CODE_IN_TEXT.sub(named, text)

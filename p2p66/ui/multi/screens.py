@@ -25,7 +25,7 @@ from p2p66.engine.table import (
     parse_table_move,
 )
 from p2p66.engine.table.moves import TABLE_NOTATION
-from p2p66.ui.cards_text import card_text, suit_name
+from p2p66.ui.cards_text import card_text, cards_named, suit_name
 from p2p66.ui.multi.hint import hint_line
 from p2p66.ui.multi.render import call_choices, contract_text, move_text
 from p2p66.ui.multi.seat import SeatModel
@@ -110,7 +110,7 @@ def refusal(table: SeatModel, text: str) -> str | None:
         try:
             hand.apply(code, seat=table.me)
         except IllegalMoveError as exc:
-            return exc.reason
+            return cards_named(exc.reason, table.style)
         except NotationError as exc:
             return str(exc)
     return None
