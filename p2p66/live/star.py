@@ -315,6 +315,10 @@ class StarSpoke:
         self.restored = False
         """Records from this position on came live; those before, in a resync's catch-up."""
         self._resend_from: int | None = None
+        self._host_holds_ack = -1
+        """The last record the host holds our acknowledgement of, as its resync told us: a
+        restarted process acknowledged records it had not yet written, and acknowledging
+        them again when the catch-up brings them back would be a repeat."""
 
     def own(self, record: Record) -> bytes:
         """Our own next record (already signed): what to send to the host."""
@@ -407,6 +411,7 @@ class StarSpoke:
             )
         self.live_from = reply.have
         self._resend_from = reply.have
+        self._host_holds_ack = reply.acked
         last = self.last_ack
         return [AckMessage(last).encode()] if last is not None and last.seq > reply.acked else []
 
@@ -484,13 +489,13 @@ class StarSpoke:
         self.chain.next_seq = first
         self.chain.head = self.digests[-1] if self.digests else GENESIS
 
-    def _acknowledge(self, record: Record, receipt_sig: bytes) -> bytes:
+    def _acknowledge(self, record: Record, receipt_sig: bytes) -> bytes | None:
         ack = make_head_ack(
             self.seats.table, self.seat, record.seq, record.digest, self._sign, receipt=receipt_sig
         )
         self._log(Evidence(ack, record))
         self.last_ack = ack
-        return AckMessage(ack).encode()
+        return AckMessage(ack).encode() if record.seq > self._host_holds_ack else None
 
     def _on_ack(self, ack: HeadAck) -> Delivery:
         keys, table = self.seats.keys, self.seats.table

@@ -475,3 +475,34 @@ def test_a_joiner_away_when_another_seat_dropped_learns_it_and_accepts_the_later
         assert (1, 2, "reconnecting") in table.notices  # told in its catch-up
 
     asyncio.run(main())
+
+
+def test_a_restored_spoke_does_not_acknowledge_again_what_the_host_holds_its_ack_of() -> None:
+    """Killed after acknowledging records it had not yet written: the catch-up brings them
+    back, and acknowledging them again would be a repeat the host rightly refuses."""
+    from p2p66.live.star import StarSpoke
+
+    star = Star.of(3)
+    first = star.record(0, b"a")
+    star.host_writes(first)
+    second = star.record(0, b"b")
+    star.host_writes(second)
+    star.flush()  # both spokes acknowledged both records
+    star.relay = lambda seat, data: [] if seat == 1 else [data]  # seat 1 has died
+    star.host_writes(star.record(0, b"c"))
+    star.flush()
+    star.relay = None
+    spoke = StarSpoke(star.seats, 1, star.ids[1].sign)
+    spoke.restore([first])  # its replay had only the first
+    star.spokes[1] = spoke
+    messages = star.hub.catch_up(1, spoke.resume_request())
+    assert spoke.resumed(messages[0]) == []
+    replies = [spoke.receive(data).reply for data in messages[1:]]
+    assert replies[0] is None  # the host holds our acknowledgement of the second record
+    assert replies[1] is not None  # the third is new to us: acknowledged
+    for reply in replies:
+        if reply is not None:
+            star.to_hub.append((1, reply))
+    star.flush()  # no fault at the host, and the other spoke takes the relayed ack
+    assert star.hub.acked[1] == 2 and star.spokes[2].acked[1] == 2
+    assert spoke.digests == star.hub.digests

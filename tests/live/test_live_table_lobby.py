@@ -158,16 +158,7 @@ def _seat_of(process: subprocess.Popen[str], until: str) -> int:
 @pytest.mark.parametrize(
     "kill_after",
     [
-        pytest.param(
-            "Hand 1 over",
-            marks=pytest.mark.xfail(
-                reason="known defect (issue 16, open): the restarted joiner sends again its "
-                "acknowledgement of the record it acked before it died, and the host stops the "
-                "match ('seat 2 acknowledged record 44 twice'), then closes; about 1 run in 4 "
-                "under load",
-                strict=False,
-            ),
-        ),
+        "Hand 1 over",
         "Playing; replay",
     ],
 )
