@@ -24,6 +24,7 @@ def receipts_path(replay: Path) -> Path:
 def open_receipts(table: Table, replay: Path, *, fsync: bool = True) -> ReceiptsWriter:
     """The side file of ``replay`` for this joiner's seat at ``table`` (created anew)."""
     header = ReceiptsHeader(table.table_id, table.seating.seats[HOST_SEAT].public_key, table.seat)
+    replay.parent.mkdir(parents=True, exist_ok=True)  # a first match: nothing written there yet
     return ReceiptsWriter(receipts_path(replay), header, fsync=fsync)
 
 

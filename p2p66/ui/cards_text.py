@@ -140,3 +140,10 @@ def cards_named(text: str, style: TextStyle) -> str:
             return found.group()
 
     return _CODE_IN_TEXT.sub(named, text)
+
+
+def no_such_card(number: int, held: int) -> str:
+    """Why card ``number`` is refused when ``held`` cards are shown (at least one)."""
+    if held == 1:
+        return f"there is no card {number}: your one card is number 1"
+    return f"there is no card {number}: your cards are numbered 1 to {held}"

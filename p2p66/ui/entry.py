@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from p2p66.engine import NotationError, Phase, PlayerView
 from p2p66.engine.moves import DECLARE, DRAW, PASS, describe, parse_move_code
-from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order
+from p2p66.ui.cards_text import DEFAULT_STYLE, TextStyle, card_text, display_order, no_such_card
 from p2p66.ui.explain import ordered_legal, why_not
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
@@ -119,7 +119,7 @@ def code_of(view: PlayerView, text: str) -> int | Rejected:
         if not order:
             return Rejected("you have no cards left to play")
         if not 1 <= number <= len(order):
-            return Rejected(f"there is no card {number}: your cards are numbered 1 to {len(order)}")
+            return Rejected(no_such_card(number, len(order)))
         return order[number - 1].id
     try:
         return parse_move_code(text)

@@ -34,3 +34,26 @@ def test_a_failing_side_file_is_told_once_with_what_it_costs(tmp_path: Path) -> 
     assert len(told) == 1
     assert str(tmp_path / "m.receipts") in told[0]
     assert "replay fork" in told[0] and "match goes on" in told[0]
+
+
+def test_a_first_match_keeps_receipts_though_its_replay_folder_is_not_made_yet(
+    tmp_path: Path,
+) -> None:
+    """A new user's first table: the receipts file is opened before the replay's first
+    write makes the replays folder, and must not be lost for that."""
+
+    from dropkit import table_ids
+
+    from p2p66.live.receiptlog import open_receipts_or_none, receipts_path
+    from p2p66.net.lobby import Table
+    from p2p66.net.seating import NONCE_SIZE, Seating
+
+    ids = table_ids(3)
+    seating = Seating(os.urandom(NONCE_SIZE), "cut-throat", tuple(i.public for i in ids))
+    sigs = tuple(i.sign(seating.signing_input()) for i in ids)
+    replay = tmp_path / "fresh-home" / "replays" / "m.p66"
+    told: list[str] = []
+    writer = open_receipts_or_none(Table(seating, sigs, 1, {}), replay, told.append)
+    assert told == [] and writer is not None
+    writer.close()
+    assert receipts_path(replay).stat().st_size > 0

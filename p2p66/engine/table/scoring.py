@@ -61,6 +61,8 @@ class TableResult:
         else:
             held = " (held to 1 as dealer)" if self.forced else ""
             verdict = "made it" if self.how is TableEnd.CONTRACT_MADE else "was set"
+            if who == "You" and not self.made:  # the seat's own screen names it "You"
+                verdict = "were set"
             text = f"{who} bid {self.bid} ({33 * self.bid}){held} and {verdict} with {got} points"
         return f"{text}; marks: {scores}"
 

@@ -37,7 +37,7 @@ from p2p66.engine.table import (
     three_handed_view,
 )
 from p2p66.engine.table.moves import TABLE_NOTATION
-from p2p66.ui.cards_text import TextStyle, card_text, display_order, suit_name
+from p2p66.ui.cards_text import TextStyle, card_text, display_order, no_such_card, suit_name
 
 ME = 0
 """Your seat at the local table."""
@@ -289,9 +289,7 @@ class SeatModel:
         if playing and entry.isdigit():
             shown = self.shown_hand()
             if not 1 <= int(entry) <= len(shown):
-                raise NotationError(
-                    f"{entry}: you hold {len(shown)} cards, numbered 1-{len(shown)}"
-                )
+                raise NotationError(no_such_card(int(entry), len(shown)))
             return shown[int(entry) - 1].id
         if isinstance(hand, BiddingHand):
             return parse_table_move(entry)
