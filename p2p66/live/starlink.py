@@ -342,6 +342,21 @@ class HubLinks:
             await asyncio.sleep(0.02)
         return False
 
+    def ready(self) -> bool:
+        """A joiner record (or the pump's fault) waits: ``next_record`` returns at once."""
+        return not self._records.empty()
+
+    async def placed(self, record: Record) -> bool:
+        """Our own record is in the chain once ``send_own`` said so: the hub orders it."""
+        return True
+
+    async def until_ready(self) -> None:
+        """Until ``ready``: while it is the host's turn, only a record out of turn (a
+        resignation) or the pump's fault can come."""
+        while not self.ready():
+            self._wake.clear()
+            await self._wake.wait()
+
     async def send_own(self, record: Record) -> bool:
         """Our own record, to every joiner with its receipt; False if it crossed a joiner's
         record that the pump had already passed on (then it is void: see ``StarHub.own``)."""
@@ -556,6 +571,46 @@ class SpokeLink:
         with contextlib.suppress(TransportError):  # the pump sees the link end and redials
             await self.link.send(data)
 
+    def ready(self) -> bool:
+        """A record of another seat (or the pump's fault) waits: ``next_record`` returns at
+        once."""
+        return not self._records.empty()
+
+    async def until_ready(self) -> None:
+        """Until ``ready``: while it is our turn, only a record out of turn (a resignation,
+        the host's claim) or the pump's fault can come."""
+        while not self.ready():
+            self._heard.clear()
+            await self._heard.wait()
+
+    async def placed(self, record: Record) -> bool:
+        """Wait for the host's word on our ``record``: True once receipted (it is in the
+        chain), False if it crossed another seat's record on the way and the host placed
+        that one first (then ours is void, and the other is next in ``next_record``).
+        Raises as ``next_record`` does (the pump's fault; withheld past the receipt time)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            if record in self.spoke.voided:
+                return False
+            if record not in self.spoke.pending:
+                return True
+            if self.ended is not None:
+                raise self.ended
+            deadline = self._receipt_deadline()
+            if deadline is not None and loop.time() >= deadline:
+                raise self._withheld(record)
+            self._heard.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout_at(deadline):
+                    await self._heard.wait()
+
+    def _withheld(self, record: Record) -> RelayFault:
+        return RelayFault(
+            f"it has not receipted our record {record.seq} within "
+            f"{self.receipt_timeout:g} s (withheld, or the link is stuck)",
+            kind="withheld",
+        )
+
     def _receipt_deadline(self) -> float | None:
         pending = self.spoke.waiting_for_receipt()
         for seq in [s for s in self._sent_at if pending is None or s < pending.seq]:
@@ -584,12 +639,7 @@ class SpokeLink:
             if deadline is not None and loop.time() >= deadline:
                 pending = self.spoke.waiting_for_receipt()
                 assert pending is not None
-                fault = RelayFault(
-                    f"it has not receipted our record {pending.seq} within "
-                    f"{self.receipt_timeout:g} s (withheld, or the link is stuck)",
-                    kind="withheld",
-                )
-                self._records.put_nowait(fault)
+                self._records.put_nowait(self._withheld(pending))
                 break
             wake = min((t for t in (end, deadline) if t is not None), default=None)
             self._heard.clear()

@@ -26,6 +26,7 @@ from p2p66.engine.table import TableOptions, table_options
 from p2p66.live.receiptlog import Warn, keeper, open_receipts_or_none
 from p2p66.live.star import Displaced, ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
+from p2p66.live.tableleave import Leaving, Left, before, unless_leaving
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity
@@ -48,6 +49,12 @@ class RecordLink(Protocol):
     """What a seat needs of its end of the star (``HubLinks`` and ``SpokeLink`` have it)."""
 
     async def send_own(self, record: Record) -> object: ...
+
+    async def placed(self, record: Record) -> bool: ...
+
+    def ready(self) -> bool: ...
+
+    async def until_ready(self) -> None: ...
 
     async def next_record(
         self, timeout: float | None = None, waiting_on: int | None = None
@@ -89,6 +96,15 @@ class TableEnd:
     lost: bool = False
     replay_failed: bool = False
     fork_proof: Path | None = None
+    resigned: int | None = None
+    """The seat whose signed resignation ended the match (the chain's last record)."""
+    left: bool = False
+    """This seat left: it resigned (or left before there was a match to resign)."""
+
+    @property
+    def signed_end(self) -> bool:
+        """The chain ends with a record every seat holds: played out, or resigned."""
+        return self.fault is None or self.resigned is not None
 
 
 def signer_of(identity: Identity) -> Signer:
@@ -144,12 +160,17 @@ async def play_seat(
     record_timeout: float = RECORD_TIMEOUT,
     durable: bool = True,
     writer: ReplayWriter | None = None,
+    leaving: Leaving | None = None,
 ) -> TableEnd:
     """Play ``peer``'s seat to the end of the match over ``link``; never raises for a fault.
 
     Every record (ours as sent, the others' as they arrive) is appended to
     ``replay`` at once (``fsync``ed unless not ``durable``); at the end the
-    records are verified.
+    records are verified. Once ``leaving`` is set the seat resigns, with a
+    signed record, as soon as every record already here is taken in; a
+    record of ours that crossed another seat's at the host, which placed
+    that one first, is void (taken out of the replay), and a resignation
+    that lost so is signed again on the new head (SPEC "Resigning at a table").
     """
     restored = writer is not None
     records: list[Record] = list(writer.records) if writer is not None else []
@@ -163,6 +184,13 @@ async def play_seat(
         if writer is not None:
             writer.append(record)
 
+    def drop_from(seq: int) -> None:
+        """Our records from ``seq`` on are void: in nobody's chain, so not in our replay."""
+        if seq < len(records):
+            del records[seq:]
+            if writer is not None:
+                writer.truncate(seq)
+
     def end(**fault: object) -> TableEnd:
         if writer is not None:
             with contextlib.suppress(OSError):
@@ -170,48 +198,75 @@ async def play_seat(
         verdict = verify_records(records).report.headline()
         return TableEnd(peer.seat, tuple(records), verdict, **fault)  # type: ignore[arg-type]
 
+    def take(record: Record) -> None:
+        """Another seat's record, in the host's order: kept, then given to the peer."""
+        suspect = false_claim(peer, link, record)
+        if suspect is not None:  # our record stays in our replay: evidence
+            raise HostLied(suspect)
+        via = record.author if peer.seat == HOST_SEAT else HOST_SEAT
+        drop_from(record.seq)  # it took the place of records of ours: the host's order wins
+        keep(record)
+        heard(peer.receive_data(record.encode(), via=via))
+
+    async def sent() -> bool:
+        """Send what the peer made; False if a record crossed another seat's at the host and
+        is void (the others of its flight with it): that one comes next."""
+        for record in peer.data_to_send():
+            keep(record)  # on disk before it leaves: a restarted process resends it
+            try:
+                placed = await link.send_own(record)
+            except Displaced:  # the spoke already holds the record put in its place
+                placed = False
+            if placed is False:
+                drop_from(record.seq)
+                return False
+        return True
+
+    async def next_record(asking: Leaving | None) -> Record:
+        owed = peer.machine.expected()
+        waiting_on = owed.author if owed is not None else None
+        return await unless_leaving(
+            link.next_record(timeout=record_timeout, waiting_on=waiting_on), asking
+        )
+
     try:
         if replay is not None and writer is None:
             writer = ReplayWriter(replay, fsync=durable)
         heard(peer.start() if not restored else [])
         while True:
-            for record in peer.data_to_send():
-                keep(record)  # on disk before it leaves: a restarted process resends it
-                try:
-                    sent = await link.send_own(record)
-                except Displaced:  # the host put another record in its place: which?
-                    other = await link.next_record(timeout=record_timeout)
-                    suspect = false_claim(peer, link, other)
-                    if suspect is not None:  # our record stays in our replay: evidence
-                        return end(fault=suspect, culprit=HOST_SEAT, cheat=True)
-                    raise
-                if sent is False:
-                    records.pop()  # void (the hub sent it nowhere): not part of the chain
-                    if writer is not None:
-                        writer.truncate(len(records))
-                    raise LocalProtocolError(
-                        f"our record {record.seq} crossed another seat's on the way to the host"
-                    )
-            if peer.machine.over:
-                left = peer.machine.abandoned
-                if left is not None:
-                    return end(
-                        fault=f"abandoned by {seat_name(peer, left)}", culprit=left, lost=True
-                    )
-                return end()
-            if peer.needs_move:
-                heard(peer.play(await choose(peer)))
+            if not await sent():
+                take(await next_record(None))
                 continue
-            owed = peer.machine.expected()
-            record = await link.next_record(
-                timeout=record_timeout, waiting_on=owed.author if owed is not None else None
-            )
-            suspect = false_claim(peer, link, record)
-            if suspect is not None:
-                return end(fault=suspect, culprit=HOST_SEAT, cheat=True)
-            via = record.author if peer.seat == HOST_SEAT else HOST_SEAT
-            keep(record)
-            heard(peer.receive_data(record.encode(), via=via))
+            if peer.machine.over:
+                last = records[-1] if records else None
+                if last is not None and last.author == peer.seat and not await link.placed(last):
+                    take(await next_record(None))  # ours lost a race at the host: void
+                    continue
+                return end(**ending(peer))
+            if leaving is not None and leaving.reason is not None:
+                if link.ready():  # what is here first: then ours chains on the newest head
+                    take(await next_record(None))
+                elif peer.can_end:
+                    heard(peer.resign(leaving.reason))
+                else:
+                    return end(
+                        fault="you left before the match had begun (nothing to resign yet)",
+                        culprit=peer.seat,
+                        left=True,
+                    )
+                continue
+            try:
+                if peer.needs_move:  # a record out of turn (a resignation) comes first
+                    move = await unless_leaving(before(choose(peer), link.until_ready()), leaving)
+                    if move is not None:
+                        heard(peer.play(move[0]))
+                    continue
+                record = await next_record(leaving)
+            except Left:
+                continue
+            take(record)
+    except HostLied as exc:
+        return end(fault=str(exc), culprit=HOST_SEAT, cheat=True)
     except ForkProven as exc:
         path = None
         if replay is not None:
@@ -234,6 +289,27 @@ async def play_seat(
         return end(fault=f"no record came within {record_timeout:g} s", lost=True)
     except OSError as exc:  # the replay file: what was written is kept
         return end(fault=f"the replay could not be written: {exc}", replay_failed=True)
+
+
+class HostLied(Exception):
+    """A claim of the host that this seat can see is false (``false_claim``)."""
+
+
+def ending(peer: Peer) -> dict[str, object]:
+    """The ``TableEnd`` fields of a match that is over: played out, resigned or abandoned."""
+    m = peer.machine
+    if m.abandoned is not None:
+        who = seat_name(peer, m.abandoned)
+        return {"fault": f"abandoned by {who}", "culprit": m.abandoned, "lost": True}
+    if m.resigned is not None:
+        who = seat_name(peer, m.resigned)
+        return {
+            "fault": f"resigned by {who} ({m.resign_reason})",
+            "culprit": m.resigned,
+            "resigned": m.resigned,
+            "left": m.resigned == peer.seat,
+        }
+    return {}
 
 
 def seat_name(peer: Peer, seat: int) -> str:
@@ -303,6 +379,7 @@ async def play_hosted(
     target: int | None = None,
     dropouts: Dropouts | None = None,
     attach: Attach | None = None,
+    leaving: Leaving | None = None,
 ) -> Sequence[TableEnd]:
     """The host's process: its own seat over the hub, every bot seat over its own spoke.
 
@@ -313,6 +390,7 @@ async def play_hosted(
     from p2p66.live.starlink import hub_for, spoke_for
 
     reason = "the match is over"
+    ended_signed = False
     drops = dropouts or Dropouts()
     links = hub_for(
         table, identity, grace=drops.grace, rejoins=drops.rejoins, on_notice=drops.on_notice
@@ -338,14 +416,11 @@ async def play_hosted(
             if attach is not None:
                 attach(peer, hub)
             mine = await play_seat(
-                peer,
-                hub,
-                choose,
-                replay=replay,
-                on_events=on_events,
+                peer, hub, choose, replay=replay, on_events=on_events, leaving=leaving
             )
-            if mine.fault is not None:
-                reason = mine.fault
+            reason = mine.fault or reason
+            ended_signed = mine.signed_end
+            if not ended_signed:
                 for task in tasks:  # the bots wait on records that will not come
                     task.cancel()
             done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -355,7 +430,7 @@ async def play_hosted(
                 task.cancel()
             hub.finish()  # links that end from now on are goodbyes, not drops
             await hub.settle()  # the last joiner record may still be on its way to the others
-            if reason == "the match is over":  # every joiner holds the last record: then close
+            if ended_signed:  # every joiner holds the last record (or resignation): then close
                 await hub.drained(timeout=DRAIN_SECONDS)
             await close_table(table, reason, also=list(hub.links.values()))
 
@@ -380,6 +455,7 @@ async def play_joined(
     restarted: ReplayWriter | None = None,
     attach: Attach | None = None,
     warn: Warn | None = None,
+    leaving: Leaving | None = None,
 ) -> TableEnd:
     """A joiner's process: its seat over its spoke to the host; with ``dropouts`` a dropped
     link is redialled (``dropouts.redial``) within the grace. ``peer``: our session peer
@@ -410,8 +486,9 @@ async def play_joined(
                 attach(peer, spoke)
             end = await play_seat(
                 peer, spoke, choose, replay=replay, on_events=on_events, writer=restarted,
+                leaving=leaving,
             )  # fmt: skip
-            if end.fault is None:  # our last acknowledgement out, our last record receipted
+            if end.signed_end:  # our last acknowledgement out, our last record receipted
                 await spoke.settle(DRAIN_SECONDS)
                 await _receipted(spoke, DRAIN_SECONDS)
             reason = end.fault or reason

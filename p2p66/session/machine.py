@@ -64,7 +64,7 @@ from p2p66.session.errors import (
     RemoteProtocolError,
 )
 from p2p66.session.handplay import HandTable, blame
-from p2p66.session.records import Chain, Record, RecordError
+from p2p66.session.records import GENESIS, Chain, Record, RecordError
 from p2p66.session.tablegame import TableGame, TableMatchState
 
 MAX_SOUNDNESS = MAX_ROUNDS
@@ -151,6 +151,8 @@ class Machine:
         self.hands: list[HandTable] = []
         self.resigned: int | None = None
         self.resign_reason = ""
+        self._before_resign = Stage.HELLO
+        """The stage a resignation ended (a withdrawn one at a table puts it back)."""
         self.abandoned: int | None = None
         """The seat that went silent, as the other's accepted claim says."""
         self.abandoned_at: int | None = None
@@ -275,13 +277,15 @@ class Machine:
         The other player signed it before our latest records reached it, so it
         chains to an earlier record. It ends the match there: our crossing
         records are void (the other player never accepted them), and both
-        chains end with it. Returns the events and the voided records.
+        chains end with it. Returns the events and the voided records. At a
+        table the host's order decided it (SPEC "Resigning at a table"): the
+        records it displaced are one seat's, and a claim is the host's.
         """
         seq, author = record.seq, record.author
-        if self.seats != 2:
-            return None  # a relay orders every record of a larger table: nothing crosses
         later = self.records[seq:] if 0 < seq < len(self.records) else []
         if not later or any(r.author == author for r in later) or self.over:
+            return None
+        if len({r.author for r in later}) != 1:
             return None
         if record.prev != self.records[seq - 1].digest:
             return None
@@ -292,19 +296,37 @@ class Machine:
             body = msg.decode(record.body, author)
         except ProtocolError:
             return None
-        other = 1 - author
+        other = later[0].author
         if isinstance(body, msg.Abandoned):
-            if body.player != other or body.record != seq or later[0].author != other:
+            if body.player != other or body.record != seq or (self.seats > 2 and author != 0):
                 return None
         elif not isinstance(body, msg.Resign):
             return None
-        self.records = self.records[:seq]
-        self.chain.next_seq, self.chain.head = seq, record.prev
+        self._rewind(seq)
         self._accept(record)
         return self._dispatch(author, body), later
 
+    def _rewind(self, seq: int) -> None:
+        """The chain ends before record ``seq`` again (later records are void)."""
+        self.records = self.records[:seq]
+        self.chain.next_seq = seq
+        self.chain.head = self.records[-1].digest if self.records else GENESIS
+
+    def withdraw(self, seq: int) -> Record:
+        """Take back our resignation, record ``seq``, the last one: at a table the host put
+        another seat's record in its place (they crossed), so it is void and the match goes
+        on from before it (the seat signs its resignation again, on the new head)."""
+        last = self.records[-1] if self.records else None
+        if last is None or last.seq != seq or self.stage != Stage.RESIGNED or self.seats == 2:
+            raise LocalProtocolError(f"record {seq} is not a resignation that can be withdrawn")
+        self._rewind(seq)
+        self.stage = self._before_resign
+        self.resigned, self.resign_reason = None, ""
+        return last
+
     def _dispatch(self, author: int, body: msg.Message) -> list[ev.Event]:
         if isinstance(body, msg.Resign):
+            self._before_resign = self.stage
             self.stage = Stage.RESIGNED
             self.resigned = author
             self.resign_reason = body.reason

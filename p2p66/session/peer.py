@@ -153,15 +153,46 @@ class Peer:
                 f"of {self.seats}",
                 link,
             )
+        if self.seats > 2 and record.seq < self.machine.chain.next_seq:
+            return self._placed_before_ours(record)
         if self._ended_at is not None and record.seq >= self._ended_at:
             return []  # crossed our resignation or claim: void, it ends the match first
         crossed = self.machine.end_crossed(record)
         if crossed is not None:
-            events, self.voided = crossed
-            self._outbox = [r for r in self._outbox if r not in self.voided]
-            return events
+            return self._void(*crossed)
         events = self.machine.receive(record)
         return events + self._pump()
+
+    def _void(self, events: list[ev.Event], voided: list[Record]) -> list[ev.Event]:
+        self.voided = voided
+        self._outbox = [r for r in self._outbox if r not in voided]
+        return events
+
+    def _placed_before_ours(self, record: Record) -> list[ev.Event]:
+        """At a table the host's order wins: ``record`` crossed records of ours on the way
+        to it, which are void. A resignation or claim ends the match there; another seat's
+        record that came before our resignation takes its place, and ours is withdrawn (the
+        caller signs it again, on the new head). Anything else that crossed
+        one of our records cannot be undone (a move is in the engine): our fault to report.
+        """
+        m = self.machine
+        later = m.records[record.seq :]
+        if any(r.author != self.seat for r in later):
+            raise RemoteProtocolError(
+                f"the host relayed record {record.seq} again, in place of another seat's", 0
+            )
+        crossed = m.end_crossed(record)
+        if crossed is not None:
+            self._ended_at = None
+            return self._void(*crossed)
+        if len(later) == 1 and self._ended_at == record.seq:
+            self._void([], [m.withdraw(record.seq)])
+            self._ended_at = None
+            return m.receive(record) + self._pump()
+        raise LocalProtocolError(
+            f"our record {record.seq} crossed another seat's on the way to the host, "
+            "which placed that one first; ours cannot be taken back"
+        )
 
     def data_to_send(self) -> list[Record]:
         """Records to send, oldest first (each also belongs in our replay file)."""
