@@ -153,7 +153,7 @@ class Peer:
                 f"of {self.seats}",
                 link,
             )
-        if self.seats > 2 and record.seq < self.machine.chain.next_seq:
+        if self._crosses_ours(record):
             return self._placed_before_ours(record)
         if self._ended_at is not None and record.seq >= self._ended_at:
             return []  # crossed our resignation or claim: void, it ends the match first
@@ -168,6 +168,13 @@ class Peer:
         self._outbox = [r for r in self._outbox if r not in voided]
         return events
 
+    def _crosses_ours(self, record: Record) -> bool:
+        """At a table: ``record`` takes the place of records of ours only (a record of
+        another seat sent again is its author's fault, which the machine names)."""
+        m = self.machine
+        later = m.records[record.seq :] if record.seq < m.chain.next_seq else []
+        return self.seats > 2 and bool(later) and all(r.author == self.seat for r in later)
+
     def _placed_before_ours(self, record: Record) -> list[ev.Event]:
         """At a table the host's order wins: ``record`` crossed records of ours on the way
         to it, which are void. A resignation or claim ends the match there; another seat's
@@ -177,10 +184,6 @@ class Peer:
         """
         m = self.machine
         later = m.records[record.seq :]
-        if any(r.author != self.seat for r in later):
-            raise RemoteProtocolError(
-                f"the host relayed record {record.seq} again, in place of another seat's", 0
-            )
         crossed = m.end_crossed(record)
         if crossed is not None:
             self._ended_at = None

@@ -181,6 +181,9 @@ class _LyingHub:
     async def send_own(self, record: Record) -> bool:
         return await self.hub.send_own(record)
 
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.hub, name)  # the rest as the real hub
+
     async def next_record(
         self, timeout: float | None = None, waiting_on: int | None = None
     ) -> Record:
