@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Final, Protocol
 
-from p2p66.live.star import RelayFault, SeatFault, Seats, StarHub, StarSpoke
+from p2p66.live.star import Displaced, RelayFault, SeatFault, Seats, StarHub, StarSpoke
 from p2p66.live.starwire import LinkNotice
 from p2p66.net.channel import SecureChannel
 from p2p66.net.errors import ConnectionLost, TransportError
@@ -563,6 +563,11 @@ class SpokeLink:
         return False
 
     async def send_own(self, record: Record) -> None:
+        """Our record to the host; ``Displaced`` if it chains on a record of ours that
+        crossed another seat's and is void (it is void too: the other comes first)."""
+        if any(record.prev == void.digest for void in self.spoke.voided):
+            self.spoke.voided.append(record)
+            raise Displaced(record.seq)
         data = self.spoke.own(record)
         self._sent_at[record.seq] = asyncio.get_running_loop().time()
         self.held_at[record.seq] = time.monotonic()

@@ -383,8 +383,11 @@ class Report:
             if self.winner is not None
             else "the match ends without a winner"  # three seats: nobody gains by a quit
         )
-        if self.ending is Ending.RESIGNED:
-            return f"{self.name(self.resigned)} resigned ({self.reason}); {after}"
+        if self.ending is Ending.RESIGNED:  # signed by the seat that left: "seat 2 (kai)"
+            who = self.name(self.resigned)
+            if self.resigned != self.viewer:
+                who = f"seat {self.resigned} ({who})"
+            return f"{who} resigned ({self.reason}); {after}"
         if self.ending is Ending.ABANDONED:  # the host's claim: "abandoned by seat 2 (kai)"
             silent = f"seat {self.abandoned} ({self.name(self.abandoned)})"
             return (

@@ -9,7 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2p66.cli.table_bots import bot_chooser
-from p2p66.live.tablenet import Chooser, Dropouts, TableEnd, options_of, play_hosted, play_joined
+from p2p66.live.tableleave import Leaving
+from p2p66.live.tablenet import (
+    Attach,
+    Chooser,
+    Dropouts,
+    Heard,
+    TableEnd,
+    options_of,
+    play_hosted,
+    play_joined,
+)
 from p2p66.net.channel import ChannelConfig, SecureChannel
 from p2p66.net.identity import Identity
 from p2p66.net.lobby import Table
@@ -95,19 +105,27 @@ class MemoryTable:
         target: int = 2,
         choosers: dict[int, Chooser] | None = None,
         peers: dict[int, Peer] | None = None,
+        leavings: dict[int, Leaving] | None = None,
+        attach: Callable[[int], Attach] | None = None,
+        on_events: Heard | None = None,
     ) -> list[TableEnd]:
-        """Play the match, every seat's replay in ``folder/p<seat>.p66``; ends by seat."""
+        """Play the match, every seat's replay in ``folder/p<seat>.p66``; ends by seat.
+        ``leavings``: a seat's wish to leave; ``attach(seat)``: told its peer and link."""
         choose = choosers or {}
+        leave = leavings or {}
         host_drops = Dropouts(grace, rejoins=self.rejoins.get, on_notice=self.heard(0))
+        seen = attach or (lambda seat: None)
         plays = [
             play_hosted(
                 self.host, self.ids[0], choose.get(0) or self.chooser(0), {},
                 replay=folder / "p0.p66", target=target, dropouts=host_drops,
+                leaving=leave.get(0), attach=seen(0), on_events=on_events,
             ),
             *(
                 play_joined(
                     t, self.ids[s], choose.get(s) or self.chooser(s), replay=folder / f"p{s}.p66",
                     dropouts=Dropouts(grace, redial=self.redial(s), on_notice=self.heard(s)),
+                    leaving=leave.get(s), attach=seen(s), on_events=on_events,
                 )
                 for s, t in sorted(self.joiners.items())
             ),
