@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Final
 
 import typer
 
@@ -29,6 +31,8 @@ from p2p66.cli.exits import (
     EXIT_REPLAY,
     EXIT_USAGE,
 )
+from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS
+from p2p66.cli.signals import REASONS, on_signals
 from p2p66.cli.table_bots import bot_chooser
 from p2p66.cli.table_options import screen_style
 from p2p66.engine.table import TableOptions
@@ -36,6 +40,7 @@ from p2p66.live.loopback import replay_path
 from p2p66.live.netseat import NetSeatTable
 from p2p66.live.resume import ResumeError, restore
 from p2p66.live.starlink import GRACE, Notify
+from p2p66.live.tableleave import Leaving, before
 from p2p66.live.tablelobby import (
     TableHosting,
     bot_identities,
@@ -76,7 +81,8 @@ from p2p66.session.peer import Peer
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.screens import play_plain
 from p2p66.ui.multi.terminal import MultiTerminal
-from p2p66.ui.plain import read_line
+from p2p66.ui.multi.typeahead import TypeAhead, leaves
+from p2p66.ui.plain import StdinLines
 
 
 def _say(text: str) -> None:
@@ -149,6 +155,8 @@ def _outcome(seat: NetSeatTable, end: TableEnd, replay: Path) -> int:
         return EXIT_OK
     if end.replay_failed:
         return EXIT_REPLAY
+    if end.left:
+        return EXIT_LEFT
     return EXIT_CHEAT if end.cheat else EXIT_NETWORK
 
 
@@ -169,38 +177,92 @@ def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
     return tell
 
 
+LEAVE_SECONDS: Final = 20.0
+"""How long a seat that leaves waits for its resignation to be in the chain (the host's
+receipt) before it goes anyway."""
+
+
 async def _seat_played(
     seat: NetSeatTable, player: TablePlayer, options: TableOptions, table: Table,
-    play: Callable[[Chooser], Coroutine[object, object, TableEnd]],
+    play: Callable[[Chooser, Leaving], Coroutine[object, object, TableEnd]],
 ) -> TableEnd | None:  # fmt: skip
-    """Play this process's seat: a bot's, or the person's on the screens of ``play --preset``;
-    None if the person left before the end (the others are told the link is gone)."""
-    if player.bot is not None:
-        seat.on_change = _hand_teller(seat)
-        return await play(bot_chooser(player.bot, player.seed * 10 + table.seat, options))
-    plain, style = screen_style(player.plain, player.ascii)
-    seat.style = style
-    match = asyncio.create_task(play(seat.choose))
-    match.add_done_callback(lambda done: _told_end(seat, done))  # the screen shows it at once
-    dealt = asyncio.create_task(seat.first_hand())  # the board needs a hand to show
-    await asyncio.wait({match, dealt}, return_when=asyncio.FIRST_COMPLETED)
-    dealt.cancel()
-    if seat.ready:
-        if plain:
-            await play_plain(seat, lambda: read_line(None), _print)
-        else:
-            seat.on_screen = True
-            try:
-                await MultiTerminal(seat, style).run()
-            finally:
-                seat.on_screen = False
-    if not match.done() and seat.over is None:  # left: the others see the link end
+    """Play this process's seat: a bot's, or the person's on the screens of ``play --preset``.
+    Leaving (``q``, the end of input, SIGTERM or SIGHUP; a bot also Ctrl-C) is a signed
+    resignation every seat records; None if even that could not be done in time."""
+    leaving = Leaving()
+    signals = LEAVE_SIGNALS if player.bot is None else BOT_LEAVE_SIGNALS
+    with on_signals(signals, lambda sig: leaving.leave(REASONS.get(sig.name, sig.name))):
+        if player.bot is not None:
+            seat.on_change = _hand_teller(seat)
+            chooser = bot_chooser(player.bot, player.seed * 10 + table.seat, options)
+            return await _ended_or_left(asyncio.create_task(play(chooser, leaving)), leaving)
+        plain, style = screen_style(player.plain, player.ascii)
+        seat.style = style
+        match = asyncio.create_task(play(seat.choose, leaving))
+        match.add_done_callback(lambda done: _told_end(seat, done))  # the screen shows it
+        typed = TypeAhead(StdinLines(), interactive=sys.stdin.isatty()) if plain else None
+        screen = asyncio.create_task(_screen(seat, style, match, typed))
+        left = asyncio.create_task(leaving.wait())
+        await asyncio.wait({screen, left}, return_when=asyncio.FIRST_COMPLETED)
+        left.cancel()
+        if not match.done() and seat.over is None:  # the person left the screen
+            leaving.leave("left the match")
+        try:
+            return await _ended_or_left(match, leaving)
+        finally:
+            screen.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await screen
+
+
+async def _ended_or_left(match: asyncio.Task[TableEnd], leaving: Leaving) -> TableEnd | None:
+    """The match's end; once the seat is leaving, within ``LEAVE_SECONDS`` (else None)."""
+    if leaving.reason is None:
+        done = await before(asyncio.shield(match), leaving.wait())
+        if done is not None:
+            return done[0]
+    try:
+        async with asyncio.timeout(LEAVE_SECONDS):
+            return await match
+    except TimeoutError:
         match.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await match
-        _say("You left the match before its end.")
+        _say("You left the match before its end (the resignation could not be sent in time).")
         return None
-    return await match
+
+
+async def _screen(
+    seat: NetSeatTable, style: TextStyle, match: asyncio.Task[TableEnd], typed: TypeAhead | None
+) -> None:
+    """The person's screen: ``--plain`` lines (``typed``: stdin, read all the time) or the
+    full screen, once the first hand is dealt; ``q`` even before that."""
+    dealt = asyncio.create_task(seat.first_hand())  # the board needs a hand to show
+    try:
+        while not seat.ready and not match.done():
+            early = asyncio.ensure_future(typed.while_waiting()) if typed else None
+            waits: set[asyncio.Future[Any]] = {match, dealt, *([early] if early else [])}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if early is None or not early.done():
+                if early is not None:
+                    early.cancel()
+                continue
+            if leaves(early.result()):
+                _print("You leave the match.")
+                return
+            _print("Not your turn: the cards are being dealt.")
+    finally:
+        dealt.cancel()
+    if not seat.ready:
+        return
+    if typed is not None:
+        await play_plain(seat, typed.on_turn, _print, waiting=typed.while_waiting)
+        return
+    seat.on_screen = True
+    try:
+        await MultiTerminal(seat, style).run()
+    finally:
+        seat.on_screen = False
 
 
 def _told_end(seat: NetSeatTable, match: asyncio.Task[TableEnd]) -> None:
@@ -229,10 +291,10 @@ async def _play_hosted(
         player.grace, rejoins=listener.accept, on_notice=_link_teller(seat, table, player.grace)
     )
 
-    async def play(choose: Chooser) -> TableEnd:
+    async def play(choose: Chooser, leaving: Leaving) -> TableEnd:
         ends = await play_hosted(
             table, me, choose, seat_bots, replay=replay, on_events=seat.heard,
-            target=player.target, dropouts=dropouts, attach=seat.bind,
+            target=player.target, dropouts=dropouts, attach=seat.bind, leaving=leaving,
         )  # fmt: skip
         return ends[0]
 
@@ -315,10 +377,11 @@ async def _play_joined(
         on_notice=_link_teller(seat, table, player.grace),
     )  # fmt: skip
 
-    async def play(choose: Chooser) -> TableEnd:
+    async def play(choose: Chooser, leaving: Leaving) -> TableEnd:
         return await play_joined(
             table, me, choose, replay=replay, on_events=seat.heard, dropouts=dropouts,
             peer=peer, restarted=restarted, attach=seat.bind, warn=_teller(seat),
+            leaving=leaving,
         )  # fmt: skip
 
     end = await _seat_played(seat, player, options_of(table), table, play)

@@ -231,6 +231,13 @@ class NetSeatTable(PeerSeatModel):
         return f"You lost the match: {winner} won ({self.scores_text()})."
 
     def _fault_text(self, end: TableEnd) -> str:
+        if end.resigned is not None:  # a signed end every seat holds: who left
+            reason = self.mine.machine.resign_reason if self.peer is not None else ""
+            why = f" ({reason})" if reason else ""
+            if end.resigned == self.me:
+                return f"You resigned the match{why}; every seat records it."
+            who = f"{self.names[end.resigned]} (seat {end.resigned})"
+            return f"The match ended early: {who} resigned{why}."
         culprit = end.culprit
         if culprit is None:
             return f"The match ended early: {end.fault}."

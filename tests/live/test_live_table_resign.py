@@ -139,13 +139,17 @@ def moves_made(peer: Peer) -> int:
 
 PHASES: dict[str, Callable[[Peer], bool]] = {
     "before the deal": lambda p: p.machine.stage == Stage.COIN,
-    "mid-deal": lambda p: p.machine.hand is not None  # of 2n-1 flights, 1 or 2 made
-    and p.machine.hand.dealing
-    and 1 <= kinds(p.machine.records).count("deal") <= 2,
-    "on another's turn": lambda p: moves_made(p) >= 2
-    and (owed := p.machine.expected()) is not None
-    and owed.author != p.seat
-    and owed.kinds[0] is msg.Move,
+    "mid-deal": lambda p: (
+        p.machine.hand is not None  # of 2n-1 flights, 1 or 2 made
+        and p.machine.hand.dealing
+        and 1 <= kinds(p.machine.records).count("deal") <= 2
+    ),
+    "on another's turn": lambda p: (
+        moves_made(p) >= 2
+        and (owed := p.machine.expected()) is not None
+        and owed.author != p.seat
+        and owed.kinds[0] is msg.Move
+    ),
 }
 
 
@@ -213,9 +217,7 @@ def test_a_seat_that_leaves_on_its_own_turn_resigns_instead_of_moving(
     asyncio.run(main())
 
 
-def _first_move_of_a_joiner(
-    table: MemoryTable, act: Callable[[int], object]
-) -> dict[int, Chooser]:
+def _first_move_of_a_joiner(table: MemoryTable, act: Callable[[int], object]) -> dict[int, Chooser]:
     """Both joiners' bots; the first joiner asked for a move runs ``act(its seat)`` first
     (awaited if it returns a coroutine)."""
     fired: list[int] = []

@@ -32,7 +32,7 @@ from p2p66.ui.multi.seat import SeatModel
 from p2p66.ui.multi.sheet import sheet_lines
 from p2p66.ui.render import tricks_text
 
-LEAVE = frozenset({"q", "quit", "exit"})
+LEAVE = frozenset({"q", "quit", "exit", "resign"})
 SHEET_WORDS = frozenset({"s", "score", "sheet"})
 TRICK_WORDS = frozenset({"l", "last", "tricks"})
 HINT_WORDS = frozenset({"h", "hint"})
@@ -196,10 +196,16 @@ def run_plain(
 
 
 async def play_plain(
-    table: SeatModel, read_line: Callable[[], Awaitable[str | None]], write: Callable[[str], None]
+    table: SeatModel,
+    read_line: Callable[[], Awaitable[str | None]],
+    write: Callable[[str], None],
+    *,
+    waiting: Callable[[], Awaitable[str | None]] | None = None,
 ) -> SeatModel:
     """``--plain`` at any table: the story as it comes, the situation and a question on
-    your turn. The end of input or ``q`` leaves (returns before the match is over)."""
+    your turn. The end of input or ``q`` leaves (returns before the match is over).
+    ``waiting``: input read while it is not our turn (a network seat's ``TypeAhead``):
+    ``q`` leaves at once, a look at the sheet is shown, anything else is refused."""
     told = 0
     summed: tuple[int, int] = (-1, 0)  # the story's length and the hand when last summed up
 
@@ -210,8 +216,17 @@ async def play_plain(
         told = len(table.log)
 
     while True:
-        await table.settle()
+        typed = await _settle_or_typed(table, waiting)
         flush()
+        if typed is not None:
+            entry = typed[0]
+            if entry is None or entry.strip().lower() in LEAVE:
+                write("You leave the match.")
+                return table
+            extra = _word_lines(table, entry.strip().lower())
+            for line in extra or [f"Not your turn: it is {table.waiting_for}'s turn."]:
+                write(line)
+            continue
         if table.over is not None:
             return table
         if table.hand_over:
@@ -250,6 +265,26 @@ async def play_plain(
             write(f"Not accepted: {reason}.")
             continue
         table.submit(line.strip())
+
+
+async def _settle_or_typed(
+    table: SeatModel, waiting: Callable[[], Awaitable[str | None]] | None
+) -> tuple[str | None] | None:
+    """Until something is to be told or asked; or ``(line,)`` typed meanwhile."""
+    if waiting is None or table.my_turn or table.over is not None:
+        await table.settle()
+        return None
+    settling = asyncio.ensure_future(table.settle())
+    typing = asyncio.ensure_future(waiting())
+    try:
+        await asyncio.wait({settling, typing}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (settling, typing):
+            if not task.done():
+                task.cancel()
+    if typing.done() and not typing.cancelled():
+        return (typing.result(),)
+    return None
 
 
 def _word_lines(table: SeatModel, word: str, width: int = 80) -> list[str] | None:
