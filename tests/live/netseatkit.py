@@ -20,6 +20,7 @@ from p2p66.engine.moves import MOVE_NOTATION
 from p2p66.engine.table import TableView, table_options
 from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.live.netseat import NetSeatTable
+from p2p66.live.tableleave import Leaving
 from p2p66.live.tablenet import TableEnd, options_of, play_hosted, play_joined
 from p2p66.net.channel import ChannelConfig
 from p2p66.net.identity import Identity
@@ -83,9 +84,10 @@ async def with_person(
     body: Callable[[Seated], Awaitable[None]],
     *,
     target: int = TARGET,
+    leaving: Leaving | None = None,
 ) -> TableEnd:
     """Seat the table, run ``body`` (the person's screen) beside the match to ``target``; the
-    person's end."""
+    person's end. ``leaving``: the person's wish to leave (a resignation)."""
     players = players_of(preset)
     ids = [Identity.from_seed(f"p{i}", bytes([70 + i]) * 32) for i in range(players)]
     bot_seats = [s for s in range(1, players) if s != human]
@@ -101,7 +103,7 @@ async def with_person(
             seat = NetSeatTable(hosted, style, target=target)
             match = play_hosted(
                 hosted, ids[0], seat.choose, bots, replay=replay, on_events=seat.heard,
-                target=target, attach=seat.bind,
+                target=target, attach=seat.bind, leaving=leaving,
             )  # fmt: skip
             task = asyncio.ensure_future(match)
             others: list[asyncio.Future[object]] = []
@@ -110,7 +112,7 @@ async def with_person(
             task = asyncio.ensure_future(
                 play_joined(
                     joined[0], ids[human], seat.choose, replay=replay, on_events=seat.heard,
-                    attach=seat.bind,
+                    attach=seat.bind, leaving=leaving,
                 )
             )  # fmt: skip
             host_bot = bot_chooser(BOT, 0, options)
