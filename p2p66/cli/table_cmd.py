@@ -3,8 +3,9 @@
 The typer layer of ``p2p66.live.tablelobby`` (the seating) and
 ``p2p66.live.tablenet`` (the match over the star): it prints, asks, and maps
 the outcome to an exit code: 0 played to the end, 3 a seat's connection was
-lost (the match is abandoned by it), 4 a seat (or the relaying host) cheated
-or broke the protocol, 7 the person at this seat left before the end. The
+lost (the match is abandoned by it) or another seat resigned, 4 a seat (or
+the relaying host) cheated or broke the protocol, 7 the person at this seat
+left before the end (a signed resignation: ``q``, SIGTERM, SIGHUP). The
 replay so far is kept in every case. A person at a seat (no ``--bot``) plays
 on the very screens of ``play --preset`` (``live.netseat``): the full
 screen, or ``--plain`` lines when asked or piped.
