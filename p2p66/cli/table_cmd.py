@@ -41,7 +41,7 @@ from p2p66.live.loopback import replay_path
 from p2p66.live.netseat import NetSeatTable
 from p2p66.live.resume import ResumeError, restore
 from p2p66.live.starlink import GRACE, Notify
-from p2p66.live.tableleave import Leaving, before
+from p2p66.live.tableleave import Leaving
 from p2p66.live.tablelobby import (
     TableHosting,
     bot_identities,
@@ -84,6 +84,7 @@ from p2p66.ui.multi.screens import play_plain
 from p2p66.ui.multi.terminal import MultiTerminal
 from p2p66.ui.multi.typeahead import TypeAhead, leaves
 from p2p66.ui.plain import StdinLines
+from p2p66.ui.race import before
 
 
 def _say(text: str) -> None:

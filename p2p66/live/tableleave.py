@@ -16,6 +16,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from p2p66.ui.race import before
+
 T = TypeVar("T")
 
 
@@ -53,19 +55,3 @@ async def unless_leaving(awaitable: Awaitable[T], leaving: Leaving | None) -> T:
     if done is None:
         raise Left
     return done[0]
-
-
-async def before(awaitable: Awaitable[T], stop: Awaitable[object]) -> tuple[T] | None:
-    """``(result,)`` of ``awaitable``, or None if ``stop`` completes first (then
-    ``awaitable`` is cancelled); whichever is left running is cancelled."""
-    task = asyncio.ensure_future(awaitable)
-    stopping = asyncio.ensure_future(stop)
-    try:
-        await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for pending in (task, stopping):
-            if not pending.done():
-                pending.cancel()
-    if task.done() and not task.cancelled():
-        return (task.result(),)
-    return None

@@ -26,7 +26,7 @@ from p2p66.engine.table import TableOptions, table_options
 from p2p66.live.receiptlog import Warn, keeper, open_receipts_or_none
 from p2p66.live.star import Displaced, ForkProven
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
-from p2p66.live.tableleave import Leaving, Left, before, unless_leaving
+from p2p66.live.tableleave import Leaving, Left, unless_leaving
 from p2p66.live.tablelobby import close_table
 from p2p66.net.errors import TransportError
 from p2p66.net.identity import Identity
@@ -39,6 +39,7 @@ from p2p66.session.errors import CheatingDetected, LocalProtocolError, ProtocolE
 from p2p66.session.headacks import HOST_SEAT
 from p2p66.session.peer import Peer, Signer
 from p2p66.session.records import Record
+from p2p66.ui.race import before
 
 RECORD_TIMEOUT: Final = 900.0
 """Seconds a seat waits for the next record (a human may think; the star has its own

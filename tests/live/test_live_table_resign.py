@@ -164,16 +164,23 @@ def test_a_seat_that_leaves_resigns_and_every_seat_records_it(
         freeze = Freeze(table, leaver)
         watch = Watch(leaver, PHASES[phase], freeze.hold)
 
-        async def thaw() -> None:  # once the host holds the resignation
+        async def thaw() -> str | None:  # once the host holds the resignation
             await watch.leaving.wait()
-            await _until(lambda: kinds(watch.hub.hub.records[-1:]) == ["resign"])
-            freeze.release()
+            try:
+                await _until(lambda: kinds(watch.hub.hub.records[-1:]) == ["resign"])
+            except TimeoutError:  # the others hear again, so that the test ends and says so
+                held = kinds(watch.hub.hub.records[-3:])
+                return f"the host held no resignation 30 s after the leave: {held}"
+            finally:
+                freeze.release()
+            return None
 
         thawing = asyncio.create_task(thaw())
         ends = await table.play(
             tmp_path, target=3, leavings={leaver: watch.leaving}, attach=watch.attach
         )
-        await thawing
+        stuck = await thawing
+        assert stuck is None, (stuck, [(e.seat, e.fault) for e in ends])
         records = check_resigned(tmp_path, ends, leaver)
         before = kinds(records[:-1])
         if phase == "before the deal":

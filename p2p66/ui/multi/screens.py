@@ -30,6 +30,7 @@ from p2p66.ui.multi.hint import hint_line
 from p2p66.ui.multi.render import call_choices, contract_text, move_text
 from p2p66.ui.multi.seat import SeatModel
 from p2p66.ui.multi.sheet import sheet_lines
+from p2p66.ui.race import before
 from p2p66.ui.render import tricks_text
 
 LEAVE = frozenset({"q", "quit", "exit", "resign"})
@@ -274,17 +275,7 @@ async def _settle_or_typed(
     if waiting is None or table.my_turn or table.over is not None:
         await table.settle()
         return None
-    settling = asyncio.ensure_future(table.settle())
-    typing = asyncio.ensure_future(waiting())
-    try:
-        await asyncio.wait({settling, typing}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in (settling, typing):
-            if not task.done():
-                task.cancel()
-    if typing.done() and not typing.cancelled():
-        return (typing.result(),)
-    return None
+    return await before(waiting(), table.settle())
 
 
 def _word_lines(table: SeatModel, word: str, width: int = 80) -> list[str] | None:
