@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tablecli import bot_seat
 
 from p2p66.live.tablelobby import parse_bot_seats
 from p2p66.replay.report import Status
@@ -169,12 +170,7 @@ def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
     first deal)."""
 
     def run(name: str, *args: str) -> subprocess.Popen[str]:
-        return subprocess.Popen(
-            [*CLI, *args, "--name", name, "--bot", "greedy", "--plain",
-             "--replay-dir", str(tmp_path / f"r-{name}")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "P2P66_HOME": str(tmp_path / name)},
-        )  # fmt: skip
+        return bot_seat(tmp_path, name, *args)
 
     host = run("hana", "host", "--preset", "three-handed", "--bind", "127.0.0.1", "--port", "0",
                "--wait", "60", "--target", "4")  # fmt: skip

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from dropkit import MemoryTable
 
+from p2p66.live.star import StarHub
 from p2p66.live.starlink import HubLinks
 from p2p66.live.tableleave import Leaving
 from p2p66.live.tablenet import Attach, Chooser, RecordLink, TableEnd
@@ -251,41 +252,61 @@ async def _until(test: Callable[[], bool]) -> None:
             await asyncio.sleep(0.005)
 
 
+class Crossing:
+    """A three-handed match whose first joiner asked for a move (the mover) meets the other
+    joiner's resignation (the leaver's) at the host; ``arrange`` sets it up with the gates."""
+
+    def __init__(self, table: MemoryTable) -> None:
+        self.table = table
+        self.gates = {s: Gate(table.links[s]) for s in (1, 2)}
+        self.leavings = {1: Leaving(), 2: Leaving()}
+        self.watch = Watch(0)
+        self.leaver = 0
+        self.tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def hub(self) -> StarHub:
+        return self.watch.hub.hub
+
+    def dropped(self, seat: int) -> list[Record]:
+        return [r for s, r in self.hub.dropped if s == seat]
+
+    async def play(self, folder: Path, arrange: Callable[[int, int], object]) -> list[TableEnd]:
+        def act(mover: int) -> object:
+            self.leaver = 3 - mover
+            return arrange(mover, self.leaver)
+
+        choosers = _first_move_of_a_joiner(self.table, act)
+        return await self.table.play(
+            folder, target=3, leavings=self.leavings, choosers=choosers,
+            attach=self.watch.attach,
+        )  # fmt: skip
+
+
 @pytest.mark.timeout(120)
 def test_a_resignation_the_host_places_first_voids_the_move_it_crossed(tmp_path: Path) -> None:
     """The mover signs its move before it sees the resignation, which the host kept first:
     the move is void (out of the mover's replay too) and the match ends resigned."""
 
     async def main() -> None:
-        table = await MemoryTable.seat("three-handed", 3)
-        gates = {s: Gate(table.links[s]) for s in (1, 2)}
-        leavings: dict[int, Leaving] = {1: Leaving(), 2: Leaving()}
-        watch = Watch(0)
-        crossed: list[int] = []
+        match = Crossing(await MemoryTable.seat("three-handed", 3))
 
-        async def cross(mover: int) -> None:
-            leaver = 3 - mover
-            crossed.append(leaver)
-            gates[mover].opened.clear()  # the mover does not see the resignation come
-            kept = watch.hub.hub.chain.next_seq
-            leavings[leaver].leave(REASON)
-            await _until(lambda: watch.hub.hub.chain.next_seq > kept)  # the host kept it
+        async def arrange(mover: int, leaver: int) -> None:
+            match.gates[mover].opened.clear()  # the mover does not see the resignation come
+            kept = match.hub.chain.next_seq
+            match.leavings[leaver].leave(REASON)
+            await _until(lambda: match.hub.chain.next_seq > kept)  # the host kept it
 
             async def open_once_void() -> None:
-                await _until(lambda: any(s == mover for s, _ in watch.hub.hub.dropped))
-                gates[mover].opened.set()
+                await _until(lambda: bool(match.dropped(mover)))
+                match.gates[mover].opened.set()
 
-            tasks.append(asyncio.create_task(open_once_void()))
+            match.tasks.append(asyncio.create_task(open_once_void()))
 
-        tasks: list[asyncio.Task[None]] = []
-        choosers = _first_move_of_a_joiner(table, cross)
-        ends = await table.play(
-            tmp_path, target=3, leavings=leavings, choosers=choosers, attach=watch.attach
-        )
-        leaver = crossed[0]
-        mover = 3 - leaver
-        check_resigned(tmp_path, ends, leaver)
-        dropped = [r for s, r in watch.hub.hub.dropped if s == mover]
+        ends = await match.play(tmp_path, arrange)
+        mover = 3 - match.leaver
+        check_resigned(tmp_path, ends, match.leaver)
+        dropped = match.dropped(mover)
         assert kinds(dropped)[0] == "move"  # with the keys it owed after it, if any
         mine = read_replay(tmp_path / f"p{mover}.p66").records
         assert not set(dropped) & set(mine)
@@ -302,34 +323,24 @@ def test_a_resignation_that_crossed_a_move_the_host_placed_first_is_signed_again
     and withdrawn, it takes the move in, and resigns again on the new head."""
 
     async def main() -> None:
-        table = await MemoryTable.seat("three-handed", 3)
-        gates = {s: Gate(table.links[s]) for s in (1, 2)}
-        leavings: dict[int, Leaving] = {1: Leaving(), 2: Leaving()}
-        watch = Watch(0)
-        crossed: list[int] = []
+        match = Crossing(await MemoryTable.seat("three-handed", 3))
 
-        def cross(mover: int) -> None:
-            leaver = 3 - mover
-            crossed.append(leaver)
-            gates[leaver].opened.clear()  # the leaver does not see the move come
-            kept = watch.hub.hub.chain.next_seq
+        def arrange(mover: int, leaver: int) -> None:
+            match.gates[leaver].opened.clear()  # the leaver does not see the move come
+            kept = match.hub.chain.next_seq
 
             async def leave_late() -> None:
-                await _until(lambda: watch.hub.hub.chain.next_seq > kept)  # the move is kept
-                leavings[leaver].leave(REASON)
-                await _until(lambda: any(s == leaver for s, _ in watch.hub.hub.dropped))
-                gates[leaver].opened.set()
+                await _until(lambda: match.hub.chain.next_seq > kept)  # the move is kept
+                match.leavings[leaver].leave(REASON)
+                await _until(lambda: bool(match.dropped(leaver)))
+                match.gates[leaver].opened.set()
 
-            tasks.append(asyncio.create_task(leave_late()))
+            match.tasks.append(asyncio.create_task(leave_late()))
 
-        tasks: list[asyncio.Task[None]] = []
-        choosers = _first_move_of_a_joiner(table, cross)
-        ends = await table.play(
-            tmp_path, target=3, leavings=leavings, choosers=choosers, attach=watch.attach
-        )
-        leaver = crossed[0]
+        ends = await match.play(tmp_path, arrange)
+        leaver = match.leaver
         records = check_resigned(tmp_path, ends, leaver)
-        void = [r for s, r in watch.hub.hub.dropped if s == leaver]
+        void = match.dropped(leaver)
         assert set(kinds(void)) == {"resign"} and not set(void) & set(records)
         assert records[void[0].seq].author == 3 - leaver  # the move took its place
         assert kinds([records[void[0].seq]]) == ["move"]

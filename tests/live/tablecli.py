@@ -1,0 +1,21 @@
+"""A table seat as a process: ``p2p66 host`` / ``join`` played by a bot, ``--plain``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "p2p66.cli.app"]
+
+
+def bot_seat(folder: Path, name: str, *args: str) -> subprocess.Popen[str]:
+    """``p2p66 ARGS`` as ``name`` (a greedy bot, ``--plain``), with its own home
+    (``folder/name``) and replays (``folder/r-name``); stdout and stderr piped."""
+    return subprocess.Popen(
+        [*CLI, *args, "--name", name, "--bot", "greedy", "--plain",
+         "--replay-dir", str(folder / f"r-{name}")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "P2P66_HOME": str(folder / name)},
+    )  # fmt: skip
