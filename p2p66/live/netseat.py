@@ -204,8 +204,8 @@ class NetSeatTable(PeerSeatModel):
         if self.outcome is end:
             return
         self.outcome = end
-        if self.over is None or end.fault is not None:
-            self.over = MatchEnd(None, self.verdict())
+        if self.over is None or (end.fault is not None and end.resigned is None):
+            self.over = MatchEnd(None, self.verdict())  # a resignation keeps its winner
             self.say(self.over.text)
         self.changed()
 
@@ -234,10 +234,14 @@ class NetSeatTable(PeerSeatModel):
         if end.resigned is not None:  # a signed end every seat holds: who left
             reason = self.mine.machine.resign_reason if self.peer is not None else ""
             why = f" ({reason})" if reason else ""
+            after = "nobody wins the match"
+            if self.options.players == 4:  # the other partnership wins
+                side = self.sides[1 - self.options.side_of(end.resigned)]
+                after = f"{side} win the match"
             if end.resigned == self.me:
-                return f"You resigned the match{why}; every seat records it."
+                return f"You resigned the match{why}: {after}; every seat records it."
             who = f"{self.names[end.resigned]} (seat {end.resigned})"
-            return f"The match ended early: {who} resigned{why}."
+            return f"The match ended early: {who} resigned{why}: {after}."
         culprit = end.culprit
         if culprit is None:
             return f"The match ended early: {end.fault}."
