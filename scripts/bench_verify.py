@@ -29,9 +29,11 @@ import make_replays as gen
 
 from p2p66.crypto.backlog import PendingProof, ProofBacklog
 from p2p66.crypto.config import ARGUMENT, HandConfig
+from p2p66.crypto.fastgroup import BACKEND
 from p2p66.crypto.handkeys import HandSecrets, RevealedSecrets
 from p2p66.crypto.memory import MemoryTable
 from p2p66.crypto.party import DealParty
+from p2p66.crypto.sigcheck import sodium_available
 from p2p66.crypto.state import HandState, forget_public_openings
 from p2p66.engine import preset
 from p2p66.replay.report import Status
@@ -108,6 +110,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="times each file is verified")
     parser.add_argument("--per-proof", action="store_true", help="time each proof check alone")
     args = parser.parse_args()
+    signatures = "libsodium, cryptography for refusals" if sodium_available() else "cryptography"
+    print(f"verifier group arithmetic: {BACKEND}; Ed25519: {signatures}")
     if args.per_proof:
         per_proof()
         return
