@@ -29,7 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p66.crypto.errors import CryptoError, MalformedMessage
-from p2p66.crypto.fastgroup import public_msm, public_mul, public_mul_base_many
+from p2p66.crypto.fastgroup import (
+    decode_public_points,
+    public_msm,
+    public_mul,
+    public_mul_base_many,
+)
 from p2p66.crypto.group import (
     BASE,
     IDENTITY,
@@ -39,7 +44,6 @@ from p2p66.crypto.group import (
     Point,
     Scalar,
     add,
-    decode_points,
     decode_response,
     encode_scalar,
     inverse,
@@ -200,7 +204,7 @@ def _parse(stmt: ShuffleStatement, proof: bytes) -> _Parsed | str:
     split = POINT_BYTES * (n + 3)
     first = proof[:split]
     try:
-        points = decode_points(first, n + 3, "the argument's commitments")
+        points = decode_public_points(first, n + 3, "the argument's commitments")
         scalars = [
             decode_response(proof[i : i + SCALAR_BYTES], f"the argument's scalar {k}")
             for k, i in enumerate(range(split, len(proof), SCALAR_BYTES))

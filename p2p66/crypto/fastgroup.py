@@ -20,7 +20,18 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from p2p66.crypto.group import BASE, IDENTITY, ORDER, SCALAR_BYTES, add, mul_any, mul_base_any
+from p2p66.crypto.group import (
+    BASE,
+    IDENTITY,
+    ORDER,
+    POINT_BYTES,
+    SCALAR_BYTES,
+    Point,
+    add,
+    decode_points,
+    mul_any,
+    mul_base_any,
+)
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "r255.c"
@@ -41,11 +52,13 @@ class Accelerator:
         self._msm = lib.r255_msm
         self._base = lib.r255_mul_base
         self._valid = lib.r255_is_valid
-        for func in (self._msm, self._base, self._valid):
+        self._all = lib.r255_all_points
+        for func in (self._msm, self._base, self._valid, self._all):
             func.restype = ctypes.c_int
         self._msm.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
         self._base.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
         self._valid.argtypes = [ctypes.c_char_p]
+        self._all.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
 
     def msm(self, scalars: bytes, points: bytes) -> bytes | None:
         """``sum s_i * P_i`` (32-byte scalars, encodings), or None if a point is invalid."""
@@ -64,6 +77,10 @@ class Accelerator:
     def is_valid(self, point: bytes) -> bool:
         """A canonical ristretto255 encoding (the identity included)."""
         return bool(self._valid(point) == 1)
+
+    def all_points(self, points: bytes) -> bool:
+        """Every 32 bytes a canonical encoding of a group element other than the identity."""
+        return bool(self._all(points, len(points) // 32) == 1)
 
 
 def load(library: Path = LIBRARY, stamp: Path = STAMP) -> tuple[Accelerator | None, str]:
@@ -107,6 +124,23 @@ def public_msm(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
         term = mul_base_any(s % ORDER) if p == BASE else mul_any(s % ORDER, p)
         total = term if total == IDENTITY else add(total, term)
     return total
+
+
+def decode_public_points(data: object, count: int | None, what: str) -> tuple[Point, ...]:
+    """``group.decode_points`` of public data: one compiled check of every point when built.
+
+    Only the acceptance is short-cut: whenever the accelerator finds a point
+    wrong (or is absent), ``decode_points`` decides, with its exact message.
+    """
+    if (
+        _ACCEL is not None
+        and isinstance(data, bytes)
+        and len(data) % POINT_BYTES == 0
+        and (count is None or len(data) == count * POINT_BYTES)
+        and _ACCEL.all_points(data)
+    ):
+        return tuple(Point(data[i : i + POINT_BYTES]) for i in range(0, len(data), POINT_BYTES))
+    return decode_points(data, count, what)
 
 
 def public_mul(s: int, p: bytes) -> bytes:

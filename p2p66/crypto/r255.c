@@ -487,3 +487,12 @@ int r255_is_valid(const uint8_t p[32]) {
     ge q;
     return ge_decode(&q, p);
 }
+
+/* 1 if each of the n encodings is a canonical, non-identity group element. */
+int r255_all_points(const uint8_t *points, size_t n) {
+    static const uint8_t zero[32] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(points + 32 * i, zero, 32) == 0 || !r255_is_valid(points + 32 * i)) return 0;
+    }
+    return 1;
+}

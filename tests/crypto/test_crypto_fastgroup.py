@@ -14,8 +14,24 @@ import pytest
 import rbcl
 
 from p2p66.crypto import fastgroup
-from p2p66.crypto.fastgroup import Accelerator, load, public_msm, public_mul_base_many
-from p2p66.crypto.group import BASE, IDENTITY, ORDER, add, is_point, mul_any, mul_base_any
+from p2p66.crypto.errors import MalformedMessage
+from p2p66.crypto.fastgroup import (
+    Accelerator,
+    decode_public_points,
+    load,
+    public_msm,
+    public_mul_base_many,
+)
+from p2p66.crypto.group import (
+    BASE,
+    IDENTITY,
+    ORDER,
+    add,
+    decode_points,
+    is_point,
+    mul_any,
+    mul_base_any,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import build_r255
@@ -34,9 +50,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def accel(built: Path) -> Accelerator:
-    found, why = load(built / "_r255.so", built / "_r255.sha256")
-    assert found is not None, why
-    return found
+    """The library itself, even under ``P2P66_PURE=1`` (what ``load`` decides is tested below)."""
+    return Accelerator(built / "_r255.so")
 
 
 def _rbcl_sum(scalars: list[int], points: list[bytes]) -> bytes:
@@ -125,6 +140,9 @@ def test_an_invalid_point_is_refused_and_rbcl_decides(
 def test_the_pure_switch_and_a_stale_build_fall_back_to_rbcl(
     built: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.delenv("P2P66_PURE", raising=False)
+    found, why = load(built / "_r255.so", built / "_r255.sha256")
+    assert found is not None and why == "compiled r255 accelerator"
     monkeypatch.setenv("P2P66_PURE", "1")
     found, why = load(built / "_r255.so", built / "_r255.sha256")
     assert found is None and "P2P66_PURE" in why
@@ -150,3 +168,30 @@ def test_the_module_functions_give_rbcls_bytes_on_either_path(
         monkeypatch.setattr(fastgroup, "_ACCEL", backend)
         assert public_msm(scalars, points) == want_sum
         assert public_mul_base_many(scalars) == want_base
+
+
+def test_decks_decode_as_decode_points_says(
+    accel: Accelerator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled check only short-cuts acceptance: same points, same refusals and messages."""
+    monkeypatch.setattr(fastgroup, "_ACCEL", accel)
+    good = [bytes(rbcl.crypto_core_ristretto255_random()) for _ in range(5)]
+    assert decode_public_points(b"".join(good), 5, "deck") == decode_points(
+        b"".join(good), 5, "deck"
+    )
+    for what, data in _encodings():
+        deck = b"".join(good[:2]) + data
+        try:
+            want: object = decode_points(deck, None, "deck")
+        except MalformedMessage as exc:
+            want = str(exc)
+        try:
+            got: object = decode_public_points(deck, None, "deck")
+        except MalformedMessage as exc:
+            got = str(exc)
+        assert got == want, what
+    for bad in (b"".join(good)[:-1], "not bytes"):
+        with pytest.raises(MalformedMessage):
+            decode_public_points(bad, None, "deck")
+    with pytest.raises(MalformedMessage, match="must hold 4 points"):
+        decode_public_points(b"".join(good), 4, "deck")
