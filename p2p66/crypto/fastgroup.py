@@ -45,10 +45,14 @@ def source_digest(source: Path = SOURCE) -> str:
 
 
 class Accelerator:
-    """The compiled library's three entry points, with their ctypes signatures."""
+    """The compiled library's entry points, with their ctypes signatures.
+
+    Loaded with ``PyDLL``, which keeps the GIL during each call: the library's
+    tables are built on first use and must not be raced by two threads.
+    """
 
     def __init__(self, path: Path) -> None:
-        lib = ctypes.CDLL(str(path))
+        lib = ctypes.PyDLL(str(path))
         self._msm = lib.r255_msm
         self._base = lib.r255_mul_base
         self._valid = lib.r255_is_valid

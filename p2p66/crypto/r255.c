@@ -291,6 +291,28 @@ static void ge_encode(uint8_t s_bytes[32], const ge *p) {
     fe_tobytes(s_bytes, &t);
 }
 
+/* A verifier decodes the same deck points several times (validation, weighted sums,
+ * openings): the last decodings are kept, by encoding, in a direct-mapped table.
+ * Decoding is a pure function of the 32 bytes, so a hit gives what decoding would.
+ * Not thread-safe: the Python side loads this library with ctypes.PyDLL (GIL held). */
+#define CACHE_SLOTS 1024
+static struct { uint8_t key[32]; int used; ge p; } decoded[CACHE_SLOTS];
+
+static int ge_decode_cached(ge *out, const uint8_t s[32]) {
+    uint64_t h = 0;
+    for (int i = 0; i < 8; i++) h |= (uint64_t)s[i + 1] << (8 * i);
+    size_t slot = (size_t)(h ^ (h >> 29)) % CACHE_SLOTS;
+    if (decoded[slot].used && memcmp(decoded[slot].key, s, 32) == 0) {
+        *out = decoded[slot].p;
+        return 1;
+    }
+    if (!ge_decode(out, s)) return 0;
+    memcpy(decoded[slot].key, s, 32);
+    decoded[slot].p = *out;
+    decoded[slot].used = 1;
+    return 1;
+}
+
 /* ---- edwards25519 group law, a = -1 (Hisil et al. 2008, section 3) ----------------- */
 
 static void ge_identity(ge *p) {
@@ -393,7 +415,7 @@ int r255_msm(uint8_t out[32], const uint8_t *scalars, const uint8_t *points, siz
     int top = 0, ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
         ge p, p2, acc;
-        if (!ge_decode(&p, points + 32 * i)) { ok = 0; break; }
+        if (!ge_decode_cached(&p, points + 32 * i)) { ok = 0; break; }
         ge_to_cached(&tables[i][0], &p);
         ge_double(&p2, &p, 1);
         cached c2;
@@ -485,7 +507,7 @@ int r255_mul_base(uint8_t *out, const uint8_t *scalars, size_t n) {
 /* 1 if p is a canonical encoding of a group element (the identity included). */
 int r255_is_valid(const uint8_t p[32]) {
     ge q;
-    return ge_decode(&q, p);
+    return ge_decode_cached(&q, p);
 }
 
 /* 1 if each of the n encodings is a canonical, non-identity group element. */
