@@ -448,28 +448,73 @@ int r255_msm(uint8_t out[32], const uint8_t *scalars, const uint8_t *points, siz
     return ok;
 }
 
-/* ---- fixed base: 64 tables of j * 16^i * G, j = 1..8, signed radix-16 digits ----------- */
+/* ---- fixed base: 52 tables of j * 32^i * G, j = 1..16, signed radix-32 digits ---------- */
 
-static cached base_table[64][8];
+typedef struct { fe ypx, ymx, xy2d; } niels; /* y+x, y-x, 2dxy of an affine point (Z = 1) */
+
+#define BASE_WINDOWS 52 /* 5 bits each: 255 bits and the last carry */
+#define BASE_ENTRIES 16
+static niels base_table[BASE_WINDOWS][BASE_ENTRIES];
 static int base_ready = 0;
 
 static const uint8_t BASE_ENCODING[32] = {
     0xe2, 0xf2, 0xae, 0x0a, 0x6a, 0xbc, 0x4e, 0x71, 0xa8, 0x84, 0xa9, 0x61, 0xc5, 0x00, 0x51, 0x5f,
     0x58, 0xe3, 0x0b, 0x6a, 0xa5, 0x82, 0xdd, 0x8d, 0xb6, 0xa6, 0x59, 0x45, 0xe0, 0x8d, 0x2d, 0x76};
 
+/* 1/z = z^(p-2) = (z^((p-5)/8))^8 * z^3 */
+static void fe_invert(fe *out, const fe *z) {
+    fe t, z3;
+    fe_pow22523(&t, z);
+    fe_sqn(&t, &t, 3);
+    fe_sq(&z3, z);
+    fe_mul(&z3, &z3, z);
+    fe_mul(out, &t, &z3);
+}
+
+static void ge_to_niels(niels *n, const ge *p) {
+    fe zi, x, y;
+    fe_invert(&zi, &p->Z);
+    fe_mul(&x, &p->X, &zi);
+    fe_mul(&y, &p->Y, &zi);
+    fe_add(&n->ypx, &y, &x);
+    fe_sub(&n->ymx, &y, &x);
+    fe_mul(&n->xy2d, &x, &y);
+    fe_mul(&n->xy2d, &n->xy2d, &FE_D2);
+}
+
+/* r = p + q (negate: p - q) for an affine q: 7M */
+static void ge_add_niels(ge *r, const ge *p, const niels *q, int negate) {
+    fe a, b, c, d, e, f, g, h, t;
+    fe_sub(&t, &p->Y, &p->X);
+    fe_mul(&a, &t, negate ? &q->ypx : &q->ymx);
+    fe_add(&t, &p->Y, &p->X);
+    fe_mul(&b, &t, negate ? &q->ymx : &q->ypx);
+    fe_mul(&c, &p->T, &q->xy2d);
+    if (negate) fe_neg(&c, &c);
+    fe_add(&d, &p->Z, &p->Z);
+    fe_sub(&e, &b, &a);
+    fe_sub(&f, &d, &c);
+    fe_add(&g, &d, &c);
+    fe_add(&h, &b, &a);
+    fe_mul(&r->X, &e, &f);
+    fe_mul(&r->Y, &g, &h);
+    fe_mul(&r->T, &e, &h);
+    fe_mul(&r->Z, &f, &g);
+}
+
 static int base_init(void) {
     ge g, acc;
     cached cg;
     if (!ge_decode(&g, BASE_ENCODING)) return 0;
-    for (int i = 0; i < 64; i++) {
+    for (int i = 0; i < BASE_WINDOWS; i++) {
         ge_to_cached(&cg, &g);
         acc = g;
-        base_table[i][0] = cg;
-        for (int j = 1; j < 8; j++) {
+        ge_to_niels(&base_table[i][0], &acc);
+        for (int j = 1; j < BASE_ENTRIES; j++) {
             ge_add(&acc, &acc, &cg, 0);
-            ge_to_cached(&base_table[i][j], &acc);
+            ge_to_niels(&base_table[i][j], &acc);
         }
-        for (int k = 0; k < 4; k++) ge_double(&g, &g, 1); /* 16^(i+1) * G */
+        for (int k = 0; k < 5; k++) ge_double(&g, &g, 1); /* 32^(i+1) * G */
     }
     base_ready = 1;
     return 1;
@@ -481,23 +526,25 @@ int r255_mul_base(uint8_t *out, const uint8_t *scalars, size_t n) {
     for (size_t m = 0; m < n; m++) {
         const uint8_t *s = scalars + 32 * m;
         if (s[31] & 0x80) return 0;
-        int8_t e[64];
-        for (int i = 0; i < 32; i++) {
-            e[2 * i] = (int8_t)(s[i] & 15);
-            e[2 * i + 1] = (int8_t)(s[i] >> 4);
+        int e[BASE_WINDOWS];
+        for (int i = 0; i < BASE_WINDOWS; i++) { /* bits 5i .. 5i+4 */
+            int bit = 5 * i, v = 0;
+            for (int b = 0; b < 5 && bit + b < 256; b++)
+                v |= ((s[(bit + b) >> 3] >> ((bit + b) & 7)) & 1) << b;
+            e[i] = v;
         }
         int carry = 0;
-        for (int i = 0; i < 63; i++) {
-            e[i] = (int8_t)(e[i] + carry);
-            carry = (e[i] + 8) >> 4;
-            e[i] = (int8_t)(e[i] - (carry << 4));
+        for (int i = 0; i < BASE_WINDOWS - 1; i++) {
+            e[i] += carry;
+            carry = (e[i] + 16) >> 5;
+            e[i] -= carry << 5; /* -16 .. 15 */
         }
-        e[63] = (int8_t)(e[63] + carry); /* at most 8: the top bit is clear */
+        e[BASE_WINDOWS - 1] += carry; /* 0 or 1: bits 255.. are clear */
         ge acc;
         ge_identity(&acc);
-        for (int i = 0; i < 64; i++) {
-            if (e[i] > 0) ge_add(&acc, &acc, &base_table[i][e[i] - 1], 0);
-            else if (e[i] < 0) ge_add(&acc, &acc, &base_table[i][-e[i] - 1], 1);
+        for (int i = 0; i < BASE_WINDOWS; i++) {
+            if (e[i] > 0) ge_add_niels(&acc, &acc, &base_table[i][e[i] - 1], 0);
+            else if (e[i] < 0) ge_add_niels(&acc, &acc, &base_table[i][-e[i] - 1], 1);
         }
         ge_encode(out + 32 * m, &acc);
     }
