@@ -148,7 +148,7 @@ def prove_argument(
     """The argument ``Gamma Lambda F Y_0..Y_{n-1} | c r_0..r_{n-1} z_0..z_{n-1} z_g z_x``."""
     n = len(stmt.d_in)
     h, e = weights(stmt)
-    big_e = weighted_sum(e, stmt.d_in)
+    big_e = public_msm(e, stmt.d_in)  # public weights and deck: the accelerator may take it
     gamma = derive_scalar(nonce_key, "gamma", 0)
     y = [times(gamma, e[perm[i]]) for i in range(n)]
     lam: int = gamma

@@ -130,7 +130,7 @@ def verify_rekey_knowing(stmt: RekeyStatement, proof: bytes, known: RevealedSecr
     is ``(z_j*x - c*k_j)*G``, one base-point multiplication. ``A_j`` is
     ``z_j*D_in[j] - c*D_out[j]``: one two-point sum with the accelerator; with
     rbcl alone it is cheaper to check ``D_out[j] = r_j*D_in[j]`` for ``r_j = k_j/x``
-    and take ``(z_j - c*r_j)*D_in[j]``, two multiplications instead of three.
+    and take ``(z_j - c*r_j)*D_in[j]``: two multiplications and no addition.
     The points are the ones ``verify_rekey`` rebuilds, so the verdict is the
     same; when anything known does not match, this is ``verify_rekey`` itself.
     The keys are revealed secrets, so variable-time arithmetic leaks nothing.
