@@ -16,8 +16,8 @@ which group arithmetic ran: the optional compiled accelerator
 
 Measured with ``--matches 4 --proof-hands 3 --soundness 256 --rounds 1``, 5 runs
 alternating with the code before (SPEC.md 9.3, "Verifier cost"): proofs on,
-35.9-37.1 hands per CPU-second before, 39.7-40.0 with rbcl alone, 50.6-57.9
-with the accelerator (17-20 CPU-ms a hand); proofs off, 60-62 before, 69-73
+37.2-39.0 hands per CPU-second before, 41.1-43.7 with rbcl alone, 56.7-63.9
+with the accelerator (16-18 CPU-ms a hand); proofs off, 62-65 before, 72-77
 after. The rest of a hand's time is the session layer's rules and records in
 Python (about 7 ms) and its 38 signatures (about 2 ms).
 """
