@@ -118,7 +118,7 @@ def public_msm(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
     """``sum scalars[i] * points[i]`` of public values (any ints; the identity if it cancels)."""
     if len(scalars) != len(points):
         raise ValueError("public_msm needs as many scalars as points")  # our caller's bug
-    if _ACCEL is not None:
+    if _ACCEL is not None and all(len(p) == POINT_BYTES for p in points):  # else rbcl refuses
         out = _ACCEL.msm(_encode(scalars), b"".join(points))
         if out is not None:
             return out

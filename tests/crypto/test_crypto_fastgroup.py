@@ -135,6 +135,12 @@ def test_an_invalid_point_is_refused_and_rbcl_decides(
     assert accel.msm(_enc([1, 1]), good + bad) is None
     monkeypatch.setattr(fastgroup, "_ACCEL", accel)
     assert public_msm([1, 1], [good, bad]) == _rbcl_sum([1, 1], [good, bad])
+    # pieces of the wrong length that join to two valid points are not read as those points
+    other = bytes(rbcl.crypto_core_ristretto255_random())
+    with pytest.raises(ValueError):
+        mul_any(1, good + other[:16])  # rbcl's answer
+    with pytest.raises(ValueError):
+        public_msm([1, 1], [good + other[:16], other[16:]])
 
 
 def test_the_pure_switch_and_a_stale_build_fall_back_to_rbcl(
