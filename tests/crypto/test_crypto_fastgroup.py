@@ -201,3 +201,15 @@ def test_decks_decode_as_decode_points_says(
             decode_public_points(bad, None, "deck")
     with pytest.raises(MalformedMessage, match="must hold 4 points"):
         decode_public_points(b"".join(good), 4, "deck")
+
+
+def test_known_answers_of_rfc_9496(accel: Accelerator) -> None:
+    """Multiples of the generator from RFC 9496 appendix A.1, independent of rbcl."""
+    known = {
+        0: "00" * 32,
+        1: "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76",
+        5: "e882b131016b52c1d3337080187cf768423efccbb517bb495ab812c4160ff44e",
+    }
+    for k, hexed in known.items():
+        assert accel.mul_base(_enc([k])) == bytes.fromhex(hexed), k
+        assert accel.msm(_enc([k]), BASE) == bytes.fromhex(hexed), k
