@@ -172,6 +172,8 @@ def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
         while told < len(seat.match.results):
             told += 1
             result, *more = seat.hand_end or ("",)
+            if not result:  # a hand a restarted process replayed: told by the one that died
+                continue
             _say(f"Hand {told} over: {result}")
             for line in more:
                 if seat.over is None or line != seat.over.text:  # the end is told once

@@ -229,3 +229,43 @@ def test_a_restored_hub_refuses_a_chain_it_did_not_sign_for() -> None:
     forged[1] = make_record(1, forged[0].digest, 1, b"one", star.ids[2].sign)
     with pytest.raises(LocalProtocolError, match="not signed by its seat"):
         StarHub(star.seats, star.ids[0].sign).restore(forged)
+
+
+def test_host_resume_refuses_without_a_match_or_with_another_identity(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2p66.cli.exits import EXIT_USAGE
+    from p2p66.cli.table_cmd import TablePlayer, host_table_resume
+
+    player = TablePlayer("greedy", 0, grace=1)
+    assert asyncio.run(host_table_resume("hana", player)) == EXIT_USAGE
+    assert "there is no table match to resume" in capsys.readouterr().err
+    _, match = asyncio.run(_seat())
+    match.save()
+    assert asyncio.run(host_table_resume("hana", player)) == EXIT_USAGE  # a fresh identity
+    assert "is not the host (seat 0) of that table" in capsys.readouterr().err
+    assert host_match_kept()  # refused, not forgotten
+
+
+def test_host_resume_of_a_table_is_taken_before_the_two_player_one(
+    monkeypatch: pytest.MonkeyPatch, home: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from p2p66.cli import net_cmd
+    from p2p66.cli.app import app
+
+    seen: list[str | None] = []
+
+    async def resume(name: str | None, player: object) -> int:
+        seen.append(name)
+        return 0
+
+    monkeypatch.setattr(net_cmd, "host_table_resume", resume)
+    _, match = asyncio.run(_seat())
+    match.save()
+    result = CliRunner().invoke(app, ["host", "--resume", "--name", "hana", "--plain"])
+    assert result.exit_code == 0, result.output
+    assert seen == ["hana"]
+    result = CliRunner().invoke(app, ["host", "--resume", "--bot-seats", "1"])
+    assert result.exit_code != 0 and "keeps its bot seats" in result.output
