@@ -77,68 +77,92 @@ def _dying(table: MemoryTable, inner: Chooser, at: int, died: asyncio.Event) -> 
     return choose
 
 
+async def _kill_and_restart(
+    folder: Path, *, away: frozenset[int] = frozenset(), grace: float = GRACE,
+    joiner_grace: float = GRACE,
+) -> tuple[list[TableEnd], int]:  # fmt: skip
+    """Seat the table, kill the host at its third move, restart it from its files (the
+    joiners in ``away`` never reach it again); every seat's end and the chain length the
+    dead host had kept."""
+    replay = folder / "p0.p66"
+    table, match = await _seat()
+    match = HostMatch(**{**_fields(match), "replay": str(replay)})
+    ids = table.ids
+    options = options_of(table.host, 2)
+    bots = {1: (ids[1], bot_chooser(BOT, 71, options))}
+    made, files = start_hosted(table.host, ids[0], {1: ids[1]}, match)
+    died = asyncio.Event()
+    host_bot = bot_chooser(BOT, 70, options)
+    first = asyncio.create_task(
+        play_hosted(
+            table.host, ids[0], _dying(table, host_bot, 3, died), bots, replay=replay,
+            target=2, dropouts=Dropouts(grace, rejoins=table.rejoins.get), made=made,
+        )
+    )  # fmt: skip
+    joiners = [
+        asyncio.create_task(
+            play_joined(
+                t, ids[s], table.chooser(s), replay=folder / f"p{s}.p66",
+                dropouts=Dropouts(joiner_grace, redial=table.redial(s)),
+            )
+        )
+        for s, t in sorted(table.joiners.items())
+    ]  # fmt: skip
+    await asyncio.wait_for(died.wait(), 60)
+    while not first.done():  # killed: every finally cut short
+        first.cancel()
+        await asyncio.sleep(0)
+    files.close()
+    assert host_match_kept()
+    kept = len(ReplayWriter(resume_path("table-host", "chain")).records)
+    await asyncio.sleep(0.5)  # the joiners redial into nothing meanwhile
+    table.refuse_redial.intersection_update(away)
+    loaded = HostMatch.load()
+    assert loaded == match
+    restarted = await restart_hosted(loaded, ids[0], table.rejoins.put_nowait, grace)
+    assert restarted.seats.chain is not None and len(restarted.seats.chain) >= kept
+    again = play_hosted(
+        restarted.table, ids[0], host_bot, bots, replay=replay, target=2,
+        dropouts=Dropouts(grace, rejoins=table.rejoins.get), made=restarted.seats,
+    )  # fmt: skip
+    async with asyncio.timeout(120):
+        host_ends = await again
+        ends = [host_ends[0], *await asyncio.gather(*joiners)]
+    restarted.files.close()
+    return ends, kept
+
+
 def test_a_killed_host_is_rebuilt_from_its_files_and_the_match_completes(
     home: Path, tmp_path: Path
 ) -> None:
-    replay = tmp_path / "p0.p66"
-
-    async def main() -> tuple[list[TableEnd], int]:
-        table, match = await _seat()
-        match = HostMatch(**{**_fields(match), "replay": str(replay)})
-        ids = table.ids
-        options = options_of(table.host, 2)
-        bots = {1: (ids[1], bot_chooser(BOT, 71, options))}
-        made, files = start_hosted(table.host, ids[0], {1: ids[1]}, match)
-        died = asyncio.Event()
-        host_bot = bot_chooser(BOT, 70, options)
-        first = asyncio.create_task(
-            play_hosted(
-                table.host, ids[0], _dying(table, host_bot, 3, died), bots, replay=replay,
-                target=2, dropouts=Dropouts(GRACE, rejoins=table.rejoins.get), made=made,
-            )
-        )  # fmt: skip
-        joiners = [
-            asyncio.create_task(
-                play_joined(
-                    t, ids[s], table.chooser(s), replay=tmp_path / f"p{s}.p66",
-                    dropouts=Dropouts(GRACE, redial=table.redial(s)),
-                )
-            )
-            for s, t in sorted(table.joiners.items())
-        ]  # fmt: skip
-        await asyncio.wait_for(died.wait(), 60)
-        while not first.done():  # killed: every finally cut short
-            first.cancel()
-            await asyncio.sleep(0)
-        files.close()
-        assert host_match_kept()
-        kept = len(ReplayWriter(resume_path("table-host", "chain")).records)
-        await asyncio.sleep(0.5)  # the joiners redial into nothing meanwhile
-        table.refuse_redial.clear()
-        loaded = HostMatch.load()
-        assert loaded == match
-        restarted = await restart_hosted(loaded, ids[0], table.rejoins.put_nowait, GRACE)
-        assert restarted.seats.chain is not None and len(restarted.seats.chain) >= kept
-        again = play_hosted(
-            restarted.table, ids[0], host_bot, bots, replay=replay, target=2,
-            dropouts=Dropouts(GRACE, rejoins=table.rejoins.get), made=restarted.seats,
-        )  # fmt: skip
-        async with asyncio.timeout(120):
-            host_ends = await again
-            ends = [host_ends[0], *await asyncio.gather(*joiners)]
-        restarted.files.close()
-        return ends, kept
-
-    ends, kept = asyncio.run(main())
+    ends, kept = asyncio.run(_kill_and_restart(tmp_path))
     assert kept > 0
     for end in ends:
         assert end.fault is None, (end.seat, end.fault)
-    replays = [replay, tmp_path / "p2.p66", tmp_path / "p3.p66"]
+    replays = [tmp_path / f"p{s}.p66" for s in (0, 2, 3)]
     assert len({path.read_bytes() for path in replays}) == 1
-    report = verify_file(replay).report
+    report = verify_file(replays[0]).report
     assert report.status is Status.VALID, report.headline()
     receipts = tmp_path / "p0.p66.seat1.receipts"
     assert receipts.stat().st_size > 0  # the bot seat kept the host's receipts too
+
+
+def test_a_joiner_that_never_comes_back_to_the_restarted_host_abandoned_the_match(
+    home: Path, tmp_path: Path
+) -> None:
+    ends, _ = asyncio.run(
+        _kill_and_restart(tmp_path, away=frozenset({3}), grace=1.5, joiner_grace=4.0)
+    )
+    host, back, gone = ends
+    for end in (host, back):
+        assert end.lost and end.culprit == 3, (end.seat, end.fault)
+        assert "abandoned by seat 3" in (end.fault or "")
+    assert gone.lost and gone.culprit == 0, gone.fault  # it never reached the host again
+    replays = [tmp_path / f"p{s}.p66" for s in (0, 2)]
+    assert len({path.read_bytes() for path in replays}) == 1
+    report = verify_file(replays[0]).report
+    assert report.status is Status.VALID, report.headline()
+    assert "abandoned by seat 3 (p3)" in report.headline(), report.headline()
 
 
 def _fields(match: HostMatch) -> dict[str, object]:
