@@ -67,7 +67,8 @@ def hub_for(
     ``hub``: one made ahead (journalled, or restored after a restart)."""
     if table.seat != HOST_SEAT or table.seating.seats[0].public_key != identity.public_key:
         raise ValueError("only the host (seat 0) runs the hub, with its own identity")
-    hub = hub or StarHub(seats_of(table), identity.sign)
+    if hub is None:
+        hub = StarHub(seats_of(table), identity.sign)
     return HubLinks(hub, table.channels, grace=grace, rejoins=rejoins, on_notice=on_notice)
 
 

@@ -1,7 +1,7 @@
 """A table's host process killed mid-hand (SIGKILL) and restarted with ``host --resume``.
 
 Real loopback TCP: the host (seat 0, with a bot at seat 1 in its process) and
-two bot joiners play ``north-american``; once the second hand's deal is under
+two bot joiners play ``north-american``; once the first hand's deal is under
 way the host is killed, the joiners redial into nothing, and a new host
 process started with ``host --resume`` (same home, same port) takes the
 match up from its resume files. Every process ends with exit code 0, and the
@@ -24,10 +24,15 @@ import pytest
 from p2p66.replay.report import Status
 from p2p66.replay.verify import verify_file
 
-CLI = [sys.executable, "-m", "p2p66.cli.app"]
+CLI = ["nice", "-n", "5", sys.executable, "-m", "p2p66.cli.app"]
+"""Niced (``nice`` execs it: the pid is the player's), so that the test's watch on the replay
+comes first on a loaded machine."""
 STEP = 240.0
 """Seconds any one process may take for its part (generous: a loaded two-core machine)."""
 GRACE = "180"
+DEALING = 5000
+"""Replay bytes past the hellos, rules and coin (about 2.8 kB at four seats) and into the
+first deal flight (3.5 kB or more each): the host dies mid-hand, in its first deal."""
 
 
 class Drain:
@@ -48,13 +53,6 @@ class Drain:
     def text(self) -> str:
         self._thread.join(timeout=10)
         return "".join(self.lines)
-
-    def wait_for(self, start: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(line.startswith(start) for line in list(self.lines)):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no line {start!r} within {timeout:g} s")
-            time.sleep(0.05)
 
 
 def _replay(folder: Path, timeout: float) -> Path:
@@ -89,14 +87,12 @@ def test_a_host_killed_mid_hand_resumes_and_the_match_completes(tmp_path: Path) 
                 env={**os.environ, "P2P66_HOME": str(tmp_path / name)},
             )  # fmt: skip
             drains[name] = Drain(processes[name])
-        drains["host"].wait_for("Hand 1 over", STEP)
         replay = _replay(tmp_path / "r-hana", STEP)
-        at_end_of_hand = replay.stat().st_size
         deadline = time.monotonic() + STEP
-        while replay.stat().st_size < at_end_of_hand + 2000:  # the second deal is under way
-            assert host.poll() is None, "the match ended before the host could be killed"
-            assert time.monotonic() < deadline, "the second hand did not start"
-            time.sleep(0.01)
+        while replay.stat().st_size < DEALING:  # the first hand's deal is under way
+            assert host.poll() is None, "the host ended before it could be killed"
+            assert time.monotonic() < deadline, "the first deal did not start"
+            time.sleep(0.002)
         host.send_signal(signal.SIGKILL)
         host.wait(timeout=30)
         killed_at = replay.stat().st_size
@@ -105,7 +101,7 @@ def test_a_host_killed_mid_hand_resumes_and_the_match_completes(tmp_path: Path) 
         again = subprocess.Popen(
             [*CLI, "host", "--resume", *host_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=host_env,
-        )  # fmt: skip
+            )  # fmt: skip
         processes["again"] = again
         drains["again"] = Drain(again)
         for name in ("again", "jo", "kai"):
@@ -121,7 +117,7 @@ def test_a_host_killed_mid_hand_resumes_and_the_match_completes(tmp_path: Path) 
     everything = "\n".join(f"--- {name} (exit {processes[name].returncode}):\n{err}"
                            for name, err in errs.items())  # fmt: skip
     assert host.returncode == -signal.SIGKILL, everything
-    assert killed_at > at_end_of_hand, everything
+    assert killed_at >= DEALING, everything
     assert "Resuming north-american as the host from record" in errs["again"], everything
     for name in ("again", "jo", "kai"):
         assert processes[name].returncode == 0, everything
