@@ -51,7 +51,13 @@ from p2p66.cli.leaving import BOT_LEAVE_SIGNALS, LEAVE_SIGNALS, until_done_or_si
 from p2p66.cli.output import fitted, shows_symbols, terminal_width
 from p2p66.cli.proofs import describe_proofs, network_refusal, parse_soundness
 from p2p66.cli.signals import REASONS, run_terminable
-from p2p66.cli.table_cmd import TablePlayer, host_table_main, join_table_main, join_table_resume
+from p2p66.cli.table_cmd import (
+    TablePlayer,
+    host_table_main,
+    host_table_resume,
+    join_table_main,
+    join_table_resume,
+)
 from p2p66.cli.table_options import (
     AsciiOnly,
     BotSeed,
@@ -64,6 +70,7 @@ from p2p66.crypto.handkeys import system_rng
 from p2p66.engine import PlayerView, RuleOptionError, RuleOptions, preset, preset_name
 from p2p66.engine.options import base_preset
 from p2p66.engine.table import is_table_preset, table_preset
+from p2p66.live.hostresume import host_match_kept
 from p2p66.live.resume import (
     MatchInfo,
     ResumableWriter,
@@ -442,6 +449,16 @@ def register(app: typer.Typer) -> None:
         """Host a match and print the join code to give the other player."""
         config = user_config()
         chosen = preset_text or config.preset
+        if resume and (host_match_kept() or is_table_preset(chosen)):
+            if bot_seats is not None:
+                raise typer.BadParameter(
+                    "a resumed table keeps its bot seats", param_hint="--bot-seats"
+                )
+            player = TablePlayer(
+                _bot(bot), _seed(seed), replay_dir, grace=grace, plain=plain, ascii=ascii_suits
+            )
+            resuming = host_table_resume(name or config.name, player)
+            raise typer.Exit(_guarded(run_terminable(resuming, EXIT_NETWORK)))
         if is_table_preset(chosen) and not resume:
             table = _table_hosting(chosen, bot_seats, bot, Listen(port, bind, lan, 0))
             player = TablePlayer(

@@ -37,10 +37,20 @@ from p2p66.cli.signals import REASONS, on_signals
 from p2p66.cli.table_bots import bot_chooser
 from p2p66.cli.table_options import screen_style
 from p2p66.engine.table import TableOptions
+from p2p66.live.hostresume import (
+    BotSeat,
+    HostFiles,
+    HostMatch,
+    RejoinQueue,
+    forget_host,
+    host_match_kept,
+    restart_hosted,
+    start_hosted,
+)
 from p2p66.live.loopback import replay_path
 from p2p66.live.netseat import NetSeatTable
 from p2p66.live.resume import ResumeError, restore
-from p2p66.live.starlink import GRACE, Notify
+from p2p66.live.starlink import GRACE, Notify, Rejoins
 from p2p66.live.tableleave import Leaving
 from p2p66.live.tablelobby import (
     TableHosting,
@@ -55,6 +65,7 @@ from p2p66.live.tablelobby import (
 from p2p66.live.tablenet import (
     Chooser,
     Dropouts,
+    HostedSeats,
     TableEnd,
     options_of,
     peer_for,
@@ -171,6 +182,8 @@ def _hand_teller(seat: NetSeatTable) -> Callable[[], None]:
         while told < len(seat.match.results):
             told += 1
             result, *more = seat.hand_end or ("",)
+            if not result:  # a hand a restarted process replayed: told by the one that died
+                continue
             _say(f"Hand {told} over: {result}")
             for line in more:
                 if seat.over is None or line != seat.over.text:  # the end is told once
@@ -277,31 +290,38 @@ def _print(text: str) -> None:
 
 
 async def _play_hosted(
-    table: Table, me: Identity, hosting: TableHosting, bots: dict[int, Identity],
-    player: TablePlayer, *, listener: Listener,
+    table: Table, me: Identity, match: HostMatch, player: TablePlayer, *,
+    rejoins: Rejoins, made: HostedSeats, files: HostFiles,
 ) -> int:  # fmt: skip
     for line in seating_lines(table):
         _say(line)
-    options = options_of(table, player.target)
+    options = options_of(table, match.target)
     seat_bots = {
-        seat: (bid, bot_chooser(hosting.bot, player.seed * 10 + seat, options))
-        for seat, bid in bots.items()
+        seat: (bid, bot_chooser(match.bot, match.bot_seed * 10 + seat, options))
+        for seat, bid in match.bot_identities().items()
     }
-    replay = replay_path(table.seating.preset, player.replay_dir)
-    seat = NetSeatTable(table, TextStyle(), target=player.target)
+    replay = Path(match.replay)
+    seat = NetSeatTable(table, TextStyle(), target=match.target)
     dropouts = Dropouts(
-        player.grace, rejoins=listener.accept, on_notice=_link_teller(seat, table, player.grace)
+        player.grace, rejoins=rejoins, on_notice=_link_teller(seat, table, player.grace)
     )
 
     async def play(choose: Chooser, leaving: Leaving) -> TableEnd:
         ends = await play_hosted(
             table, me, choose, seat_bots, replay=replay, on_events=seat.heard,
-            target=player.target, dropouts=dropouts, attach=seat.bind, leaving=leaving,
+            target=match.target, dropouts=dropouts, attach=seat.bind, made=made,
+            leaving=leaving,
         )  # fmt: skip
         return ends[0]
 
-    end = await _seat_played(seat, player, options, table, play)
-    return EXIT_LEFT if end is None else _outcome(seat, end, replay)
+    try:
+        end = await _seat_played(seat, player, options, table, play)
+    finally:
+        files.close()
+    if end is None:  # the person left: 'host --resume' may still take the match up
+        return EXIT_LEFT
+    forget_host()  # over, or it cannot go on: nothing to resume
+    return _outcome(seat, end, replay)
 
 
 async def host_table_main(
@@ -311,6 +331,11 @@ async def host_table_main(
     me = load_or_create_identity(name)
     bots = bot_identities(hosting)
     _say(f"Hosting {hosting.preset} as {me.name} ({me.fingerprint}), seat 0.")
+    if host_match_kept():
+        _say(
+            "Note: an unfinished table match can be resumed with 'p2p66 host --resume'; "
+            "once this one is seated, it replaces that one."
+        )
     try:
         listener = await open_table_listener(hosting, me)
     except TransportError as exc:
@@ -327,7 +352,66 @@ async def host_table_main(
             _say(f"p2p66: cannot host: {exc}")
             return EXIT_NETWORK
         take_back_only_seated(listener, table)  # the listener stays open for reconnections
-        return await _play_hosted(table, me, hosting, bots, player, listener=listener)
+        replay = replay_path(table.seating.preset, player.replay_dir)
+        match = HostMatch(
+            table.seating, table.signatures, hosting.bind, listener.port, str(replay),
+            hosting.bot, player.seed, player.target,
+            tuple(BotSeat.of(seat, bid) for seat, bid in sorted(bots.items())),
+        )  # fmt: skip
+        try:
+            made, files = start_hosted(table, me, bots, match, warn=_say)
+        except (ResumeError, OSError) as exc:
+            _say(f"p2p66: cannot keep the match's resume state: {exc}")
+            return EXIT_REPLAY
+        _say(f"Playing; replay {replay} ('p2p66 host --resume' goes on if this process dies).")
+        return await _play_hosted(
+            table, me, match, player, rejoins=listener.accept, made=made, files=files
+        )
+
+
+async def host_table_resume(name: str | None, player: TablePlayer) -> int:
+    """``host --resume`` of a table match whose host process died: rebuild the hub and every
+    seat of this process from the resume files, listen on the same port again and take the
+    joiners back as their redials reach it (each within the grace)."""
+    try:
+        match = HostMatch.load()
+        if match is None:
+            _say("p2p66: there is no table match to resume (none was hosted, or it is over)")
+            return EXIT_USAGE
+        me = load_or_create_identity(name)
+        if me.public_key != match.seating.seats[HOST_SEAT].public_key:
+            _say(
+                f"p2p66: this identity ({me.fingerprint}) is not the host (seat 0) of that "
+                "table; cannot resume"
+            )
+            return EXIT_USAGE
+    except (ResumeError, OSError) as exc:
+        _say(f"p2p66: {exc}")
+        return EXIT_USAGE
+    rejoins = RejoinQueue()
+    try:
+        restarted = await restart_hosted(match, me, rejoins.put, player.grace, warn=_say)
+    except (ResumeError, OSError) as exc:
+        _say(f"p2p66: {exc}")
+        return EXIT_USAGE
+    try:
+        listener = await Listener.open(me, words=None, bind=match.bind, port=match.port)
+    except TransportError as exc:
+        restarted.files.close()
+        _say(f"p2p66: cannot listen on port {match.port} again: {exc}")
+        return EXIT_NETWORK
+    chain = restarted.seats.chain or ()
+    async with listener:
+        take_back_only_seated(listener, restarted.table)  # the seated joiners only
+        _say(
+            f"Resuming {match.seating.preset} as the host from record {len(chain)}, on port "
+            f"{listener.port}; every seat has {player.grace:g} s to come back ..."
+        )
+        async with rejoins.fed_by(listener):
+            return await _play_hosted(
+                restarted.table, me, match, player, rejoins=rejoins.next,
+                made=restarted.seats, files=restarted.files,
+            )  # fmt: skip
 
 
 async def join_table_main(code: str, name: str | None, *, accept: bool, player: TablePlayer) -> int:

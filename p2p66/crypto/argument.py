@@ -29,7 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p66.crypto.errors import CryptoError, MalformedMessage
+from p2p66.crypto.fastgroup import (
+    decode_public_points,
+    public_msm,
+    public_mul,
+    public_mul_base_many,
+)
 from p2p66.crypto.group import (
+    BASE,
     IDENTITY,
     ORDER,
     POINT_BYTES,
@@ -37,7 +44,6 @@ from p2p66.crypto.group import (
     Point,
     Scalar,
     add,
-    decode_points,
     decode_response,
     encode_scalar,
     inverse,
@@ -142,7 +148,7 @@ def prove_argument(
     """The argument ``Gamma Lambda F Y_0..Y_{n-1} | c r_0..r_{n-1} z_0..z_{n-1} z_g z_x``."""
     n = len(stmt.d_in)
     h, e = weights(stmt)
-    big_e = weighted_sum(e, stmt.d_in)
+    big_e = public_msm(e, stmt.d_in)  # public weights and deck: the accelerator may take it
     gamma = derive_scalar(nonce_key, "gamma", 0)
     y = [times(gamma, e[perm[i]]) for i in range(n)]
     lam: int = gamma
@@ -198,7 +204,7 @@ def _parse(stmt: ShuffleStatement, proof: bytes) -> _Parsed | str:
     split = POINT_BYTES * (n + 3)
     first = proof[:split]
     try:
-        points = decode_points(first, n + 3, "the argument's commitments")
+        points = decode_public_points(first, n + 3, "the argument's commitments")
         scalars = [
             decode_response(proof[i : i + SCALAR_BYTES], f"the argument's scalar {k}")
             for k, i in enumerate(range(split, len(proof), SCALAR_BYTES))
@@ -220,29 +226,32 @@ def _parse(stmt: ShuffleStatement, proof: bytes) -> _Parsed | str:
 
 
 def verify_argument(stmt: ShuffleStatement, proof: bytes) -> str | None:
-    """None if the argument holds, else the reason it fails (for the error message)."""
+    """None if the argument holds, else the reason it fails (for the error message).
+
+    Every recomputed commitment is one weighted sum of public points
+    (``public_msm``: one call to the accelerator when it is built, and
+    rbcl's multiplications and one subtraction otherwise, as before).
+    """
     p = _parse(stmt, proof)
     if isinstance(p, str):
         return p
     n = len(stmt.d_in)
     c, r, z = p.c, p.r, p.z
     h, e = weights(stmt)
-    big_e = weighted_sum(e, stmt.d_in)
+    big_e = public_msm(e, stmt.d_in)
     t = evaluation_point(h, p.first)
-    t_gamma = mul_any(t, p.gamma)
+    g, gamma = BASE, p.gamma
+    t_gamma = public_mul(t, gamma)
     v_pts = [sub(y, t_gamma) for y in p.y]
-    commitments = [sub(mul_any(r[0], v_pts[0]), mul_base_any(c * (e[0] - t) % ORDER))]
+    commitments = [public_msm((r[0], -c * (e[0] - t)), (v_pts[0], g))]
+    commitments += [public_msm((r[i], -r[i - 1] * (e[i] - t)), (v_pts[i], g)) for i in range(1, n)]
+    commitments.append(public_msm((c, -r[n - 1]), (g, p.lam)))
+    commitments += [public_msm((z[i], -c), (g, p.y[i])) for i in range(n)]
+    commitments.append(public_msm((*z, -p.z_gamma), (*stmt.d_out, p.big_f)))
     commitments += [
-        sub(mul_any(r[i], v_pts[i]), mul_base_any(r[i - 1] * (e[i] - t) % ORDER))
-        for i in range(1, n)
-    ]
-    commitments.append(sub(mul_base_any(c), mul_any(r[n - 1], p.lam)))
-    commitments += [sub(mul_base_any(z[i]), mul_any(c, p.y[i])) for i in range(n)]
-    commitments.append(sub(weighted_sum(z, stmt.d_out), mul_any(p.z_gamma, p.big_f)))
-    commitments += [
-        sub(mul_base_any(p.z_gamma), mul_any(c, p.gamma)),
-        sub(mul_base_any(p.z_x), mul_any(c, stmt.lock)),
-        sub(mul_any(p.z_x, big_e), mul_any(c, p.big_f)),
+        public_msm((p.z_gamma, -c), (g, gamma)),
+        public_msm((p.z_x, -c), (g, stmt.lock)),
+        public_msm((p.z_x, -c), (big_e, p.big_f)),
     ]
     if _challenge(h, p.first, commitments) != c:
         return FAILED
@@ -296,15 +305,11 @@ def _holds_knowing(
     g = derive_scalar(nonce_key, "gamma", 0)
     y = [g * e[perm[i]] % ORDER for i in range(n)]
     lam = pow(g, n, ORDER)
-    if (
-        mul_base_any(g) != p.gamma
-        or mul_base_any(lam) != p.lam
-        or mul_base_any(lock) != stmt.lock
-        or any(mul_base_any(yi) != pt for yi, pt in zip(y, p.y, strict=True))
-    ):
+    # revealed secrets: public values now, so the variable-time accelerator may take them
+    if public_mul_base_many([g, lam, lock, *y]) != [p.gamma, p.lam, stmt.lock, *p.y]:
         return False
-    big_e = weighted_sum(e, stmt.d_in)
-    if big_e == IDENTITY or mul_any(lock, big_e) != p.big_f:
+    big_e = public_msm(e, stmt.d_in)
+    if big_e == IDENTITY or public_mul(lock, big_e) != p.big_f:
         return False
     c, r, z = p.c, p.r, p.z
     t = evaluation_point(h, p.first)
@@ -313,12 +318,9 @@ def _holds_knowing(
     logs += [r[i] * v[i] - r[i - 1] * (e[i] - t) for i in range(1, n)]
     logs.append(c - r[n - 1] * lam)
     logs += [z[i] - c * y[i] for i in range(n)]
-    commitments = [mul_base_any(a % ORDER) for a in logs]
-    commitments.append(sub(weighted_sum(z, stmt.d_out), mul_any(p.z_gamma, p.big_f)))
     opened = (p.z_x - c * lock) % ORDER
-    commitments += [
-        mul_base_any((p.z_gamma - c * g) % ORDER),
-        mul_base_any(opened),
-        mul_any(opened, big_e),
-    ]
+    known = public_mul_base_many([*logs, p.z_gamma - c * g, opened])
+    commitments = known[: 2 * n + 1]
+    commitments.append(public_msm((*z, -p.z_gamma), (*stmt.d_out, p.big_f)))
+    commitments += [*known[2 * n + 1 :], public_mul(opened, big_e)]
     return _challenge(h, p.first, commitments) == c

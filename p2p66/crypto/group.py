@@ -23,6 +23,10 @@ POINT_BYTES: Final = 32
 SCALAR_BYTES: Final = 32
 WIDE_BYTES: Final = 64
 IDENTITY: Final = Point(bytes(POINT_BYTES))
+BASE: Final = Point(
+    bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")
+)
+"""The ristretto255 generator G (RFC 9496 section 4.4)."""
 
 
 def is_point(data: bytes) -> bool:

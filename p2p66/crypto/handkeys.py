@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from p2p66.crypto.config import HandConfig
 from p2p66.crypto.errors import LocalUsageError
+from p2p66.crypto.fastgroup import public_mul_base_many
 from p2p66.crypto.group import Point, Scalar, inverse, mul_base, times
 from p2p66.crypto.hashing import (
     TAG_SECRETS,
@@ -105,4 +106,6 @@ class RevealedSecrets:
 
     @classmethod
     def of(cls, sec: HandSecrets) -> RevealedSecrets:
-        return cls(sec, sec.lock_point(), sec.key_points())
+        """Only once the seed is public: the points come from the variable-time accelerator."""
+        points = public_mul_base_many([sec.lock, *sec.keys])
+        return cls(sec, Point(points[0]), tuple(Point(k) for k in points[1:]))

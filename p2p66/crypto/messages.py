@@ -18,11 +18,11 @@ from typing import Any, ClassVar, Final, Literal, Protocol
 from p2p66.crypto.argument import argument_size
 from p2p66.crypto.config import MAX_HAND, MAX_PARTIES, MAX_ROUNDS
 from p2p66.crypto.errors import MalformedMessage
+from p2p66.crypto.fastgroup import decode_public_points
 from p2p66.crypto.group import (
     Point,
     Scalar,
     decode_point,
-    decode_points,
     decode_scalar,
     encode_scalar,
 )
@@ -108,7 +108,8 @@ def _head(msg: _Headed) -> dict[str, Any]:
 
 
 def _deck(obj: Mapping[str, Any], key: str) -> tuple[Point, ...]:
-    points = decode_points(_bytes(obj, key, most=32 * NUM_CARD_IDS), None, f"field {key!r}")
+    data = _bytes(obj, key, most=32 * NUM_CARD_IDS)
+    points = decode_public_points(data, None, f"field {key!r}")
     if len(points) < 2:
         raise MalformedMessage(f"field {key!r} must hold at least two points")
     return points

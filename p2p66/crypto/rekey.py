@@ -13,17 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p66.crypto.fastgroup import ACCELERATED, public_msm, public_mul_base_many
 from p2p66.crypto.group import (
     ORDER,
     SCALAR_BYTES,
     Point,
     Scalar,
-    combine,
     encode_scalar,
     mul,
     mul_any,
     mul_base,
-    mul_base_any,
     plus,
     public_inverse,
     reduce_wide,
@@ -115,7 +114,8 @@ def verify_rekey(stmt: RekeyStatement, proof: bytes) -> str | None:
         return values
     c, z = values[0], values[1:]
     commitments = [
-        combine(z[j], stmt.d_in[j], c, stmt.d_out[j]) + combine(z[j], stmt.lock, c, stmt.keys[j])
+        public_msm((z[j], -c), (stmt.d_in[j], stmt.d_out[j]))
+        + public_msm((z[j], -c), (stmt.lock, stmt.keys[j]))
         for j in range(len(z))
     ]
     if stmt.challenge(commitments) != c:
@@ -126,35 +126,37 @@ def verify_rekey(stmt: RekeyStatement, proof: bytes) -> str | None:
 def verify_rekey_knowing(stmt: RekeyStatement, proof: bytes, known: RevealedSecrets) -> str | None:
     """``verify_rekey``'s verdict, cheaper for an auditor who knows the lock and the card keys.
 
-    With ``X = x*G``, every ``K_j = k_j*G`` and ``D_out[j] = r_j*D_in[j]`` for
-    ``r_j = k_j/x`` (each checked here), ``A_j = z_j*D_in[j] - c*D_out[j]`` is
-    ``(z_j - c*r_j)*D_in[j]`` and ``B_j = z_j*X - c*K_j`` is ``(z_j*x - c*k_j)*G``:
-    per position two multiplications (one by the base point) where the
-    check needs four and two subtractions. The points are the ones
-    ``verify_rekey`` rebuilds, so the verdict is the same; when anything
-    known does not match, this is ``verify_rekey`` itself. The keys are
-    revealed secrets, so Python's variable-time arithmetic leaks nothing.
+    With ``X = x*G`` and every ``K_j = k_j*G`` (checked here), ``B_j = z_j*X - c*K_j``
+    is ``(z_j*x - c*k_j)*G``, one base-point multiplication. ``A_j`` is
+    ``z_j*D_in[j] - c*D_out[j]``: one two-point sum with the accelerator; with
+    rbcl alone it is cheaper to check ``D_out[j] = r_j*D_in[j]`` for ``r_j = k_j/x``
+    and take ``(z_j - c*r_j)*D_in[j]``: two multiplications and no addition.
+    The points are the ones ``verify_rekey`` rebuilds, so the verdict is the
+    same; when anything known does not match, this is ``verify_rekey`` itself.
+    The keys are revealed secrets, so variable-time arithmetic leaks nothing.
     """
     values = _responses(stmt, proof)
     if isinstance(values, str):
         return values
     c, z = values[0], values[1:]
     lock, keys = known.secrets.lock, known.secrets.keys
-    inv = public_inverse(lock)  # revealed
-    ratios = [k * inv % ORDER for k in keys]
     if (
         known.lock_point != stmt.lock
         or known.key_points != stmt.keys
         or len(keys) != len(z)
         or len(stmt.d_out) != len(z)
-        or any(mul_any(r, p) != q for r, p, q in zip(ratios, stmt.d_in, stmt.d_out, strict=True))
     ):
         return verify_rekey(stmt, proof)
-    commitments = [
-        mul_any((z[j] - c * ratios[j]) % ORDER, stmt.d_in[j])
-        + mul_base_any((z[j] * lock - c * k) % ORDER)
-        for j, k in enumerate(keys)
-    ]
+    if ACCELERATED:
+        a_points = [public_msm((z[j], -c), (stmt.d_in[j], stmt.d_out[j])) for j in range(len(z))]
+    else:
+        inv = public_inverse(lock)  # revealed
+        ratios = [k * inv % ORDER for k in keys]
+        if any(mul_any(r, p) != q for r, p, q in zip(ratios, stmt.d_in, stmt.d_out, strict=True)):
+            return verify_rekey(stmt, proof)
+        a_points = [mul_any((z[j] - c * ratios[j]) % ORDER, stmt.d_in[j]) for j in range(len(z))]
+    b_points = public_mul_base_many([z[j] * lock - c * k for j, k in enumerate(keys)])
+    commitments = [a + b for a, b in zip(a_points, b_points, strict=True)]
     if stmt.challenge(commitments) != c:
         return verify_rekey(stmt, proof)  # the same verdict, and its exact reason
     return None

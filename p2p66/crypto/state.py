@@ -32,12 +32,12 @@ from p2p66.crypto.errors import (
     UnknownCardOpened,
     WrongKey,
 )
+from p2p66.crypto.fastgroup import public_mul, public_mul_base
 from p2p66.crypto.group import (
     Point,
     Scalar,
     inverse,
     mul,
-    mul_base,
     product,
     public_inverse,
     public_product,
@@ -65,7 +65,7 @@ def _unlock_public(combined: Scalar, point: Point) -> Point:
     hand's audit (a fresh state over the same payloads), a variable-base
     multiplication each. Only public keys are cached, never a secret one.
     """
-    return mul(public_inverse(combined), point)
+    return Point(public_mul(public_inverse(combined), point))
 
 
 def _unlock_secret(combined: Scalar, point: Point) -> Point:
@@ -268,7 +268,7 @@ class HandState:
                     self.backlog.add_key(
                         self.config, seat, reveal.pos, reveal.key, commitments[reveal.pos]
                     )
-                elif mul_base(reveal.key) != commitments[reveal.pos]:
+                elif public_mul_base(reveal.key) != commitments[reveal.pos]:  # a public key
                     raise WrongKey(
                         seat,
                         f"revealed a key for position {reveal.pos} not matching its commitment",

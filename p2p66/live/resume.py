@@ -45,9 +45,9 @@ from p2p66.session.machine import Machine
 from p2p66.session.peer import Peer
 from p2p66.session.records import GENESIS, Record
 
-ROLES = ("host", "join", "table-join")
-"""Whose resume state: a two-player host or joiner, or a joiner at a table of three or four
-(``p2p66.live.tableresume``)."""
+ROLES = ("host", "join", "table-join", "table-host")
+"""Whose resume state: a two-player host or joiner, or a joiner or the host at a table of
+three or four (``p2p66.live.tableresume``, ``p2p66.live.hostresume``)."""
 GOODBYE_WAIT = 10.0
 """Seconds an abandoning peer waits for the other side to close after its resignation."""
 
@@ -154,8 +154,10 @@ class SecretStore:
     same secrets) and saves each fresh draw before returning it.
     """
 
-    def __init__(self, role: str, draws: list[bytes] | None = None) -> None:
+    def __init__(self, role: str, draws: list[bytes] | None = None, kind: str = "secrets") -> None:
         self.role = role
+        self.kind = kind
+        """The file's kind: ``secrets``, or for a table host's bot seat k ``secrets-k``."""
         self.draws: list[bytes] = list(draws or [])
         self._used = 0
         self.armed = draws is not None
@@ -171,7 +173,7 @@ class SecretStore:
 
     @property
     def path(self) -> Path:
-        return resume_path(self.role, "secrets")
+        return resume_path(self.role, self.kind)
 
     def rng(self, fresh: Rng = system_rng) -> Rng:
         def draw(n: int) -> bytes:
@@ -190,14 +192,14 @@ class SecretStore:
         return draw
 
     @classmethod
-    def load(cls, role: str) -> SecretStore | None:
-        obj = _read(resume_path(role, "secrets"))
+    def load(cls, role: str, kind: str = "secrets") -> SecretStore | None:
+        obj = _read(resume_path(role, kind))
         if obj is None:
             return None
         draws = obj.get("draws")
         if not isinstance(draws, list) or not all(isinstance(d, bytes) for d in draws):
-            raise ResumeError(f"{resume_path(role, 'secrets')} is damaged; cannot resume")
-        return cls(role, draws)
+            raise ResumeError(f"{resume_path(role, kind)} is damaged; cannot resume")
+        return cls(role, draws, kind)
 
 
 def forget(role: str) -> None:

@@ -27,7 +27,7 @@ link. The hub blames the joiner of the channel for whatever arrives on it
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -129,6 +129,35 @@ class StarHub:
         self.dropped: list[tuple[int, Record]] = []
         """Joiners' records that crossed a record the host had already passed on: void."""
         self._void: dict[int, set[bytes]] = {s: set() for s in range(len(seats.keys))}
+        self.journal: Callable[[Record], None] | None = None
+        """Told each record before the hub receipts or passes it on: a restartable host keeps
+        its chain durably first (``p2p66.live.hostresume``), so no joiner ever holds a
+        receipt for a record the restarted hub lacks."""
+        self.restored = 0
+        """Records restored from the journal by a restarted hub (``restore``)."""
+
+    def restore(self, records: Sequence[Record]) -> None:
+        """A restarted host: the chain as its journal kept it (checked), each receipt signed
+        again (Ed25519 signatures are deterministic: the very bytes the joiners hold).
+
+        Which acknowledgements the dead hub held and relayed is lost: every seat's
+        position starts at -1 again, and no acknowledgement of a restored record is
+        relayed (the others may hold it already; a repeat would be a relay fault).
+        """
+        if self.chain.next_seq:
+            raise LocalProtocolError("only a fresh hub is restored")
+        for record in records:
+            key = self.seats.keys[record.author] if record.author < len(self.seats.keys) else b""
+            if not key or not record.verify_signature(key):
+                raise LocalProtocolError(
+                    f"record {record.seq} of our chain is not signed by its seat"
+                )
+            try:
+                self.chain.check_next(record)
+            except RecordError as exc:
+                raise LocalProtocolError(f"our chain does not chain: {exc}") from None
+            self._keep(record, author=None)
+        self.restored = len(records)
 
     def own(self, record: Record) -> list[Outgoing]:
         """The host's own next record: to every joiner, with its receipt.
@@ -203,6 +232,8 @@ class StarHub:
         return True
 
     def _keep(self, record: Record, author: int | None) -> list[Outgoing]:
+        if self.journal is not None:
+            self.journal(record)
         self.chain.advance(record)
         self.digests.append(record.digest)
         receipt = receipt_for(self.seats, record, self._sign)
@@ -272,6 +303,8 @@ class StarHub:
         if ack.seq <= self.acked[seat]:
             raise SeatFault(f"seat {seat} acknowledged record {ack.seq} twice", seat)
         self.acked[seat] = ack.seq
+        if ack.seq < self.restored:  # the dead hub may have relayed it: not again
+            return []
         encoded = AckMessage(ack).encode()
         return [(other, encoded) for other in self.seats.joiners if other != seat]
 

@@ -60,12 +60,15 @@ def hub_for(
     grace: float = 0.0,
     rejoins: Rejoins | None = None,
     on_notice: Notify | None = None,
+    hub: StarHub | None = None,
 ) -> HubLinks:
     """The host's relay over the channels of its seated ``table`` (enter with ``async with``);
-    with ``rejoins`` (its listener's next channel) a dropped seat may come back in ``grace``."""
+    with ``rejoins`` (its listener's next channel) a dropped seat may come back in ``grace``.
+    ``hub``: one made ahead (journalled, or restored after a restart)."""
     if table.seat != HOST_SEAT or table.seating.seats[0].public_key != identity.public_key:
         raise ValueError("only the host (seat 0) runs the hub, with its own identity")
-    hub = StarHub(seats_of(table), identity.sign)
+    if hub is None:
+        hub = StarHub(seats_of(table), identity.sign)
     return HubLinks(hub, table.channels, grace=grace, rejoins=rejoins, on_notice=on_notice)
 
 

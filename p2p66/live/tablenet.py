@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -24,7 +24,7 @@ from typing import Final, Protocol
 from p2p66.crypto.handkeys import Rng, system_rng
 from p2p66.engine.table import TableOptions, table_options
 from p2p66.live.receiptlog import Warn, keeper, open_receipts_or_none
-from p2p66.live.star import Displaced, ForkProven
+from p2p66.live.star import Displaced, ForkProven, StarHub
 from p2p66.live.starlink import Notify, Redial, Rejoins, SeatLost, SpokeLink
 from p2p66.live.tableleave import Leaving, Left, unless_leaving
 from p2p66.live.tablelobby import close_table
@@ -161,20 +161,24 @@ async def play_seat(
     record_timeout: float = RECORD_TIMEOUT,
     durable: bool = True,
     writer: ReplayWriter | None = None,
+    restored: Sequence[Record] | None = None,
     leaving: Leaving | None = None,
 ) -> TableEnd:
     """Play ``peer``'s seat to the end of the match over ``link``; never raises for a fault.
 
     Every record (ours as sent, the others' as they arrive) is appended to
     ``replay`` at once (``fsync``ed unless not ``durable``); at the end the
-    records are verified. Once ``leaving`` is set the seat resigns, with a
+    records are verified. ``writer``: a restarted process's replay reopened, to whose
+    end ``peer`` is restored; ``restored``: the chain a replay-less seat (a host's bot)
+    was restored to. Once ``leaving`` is set the seat resigns, with a
     signed record, as soon as every record already here is taken in; a
     record of ours that crossed another seat's at the host, which placed
     that one first, is void (taken out of the replay), and a resignation
     that lost so is signed again on the new head (SPEC "Resigning at a table").
     """
-    restored = writer is not None
-    records: list[Record] = list(writer.records) if writer is not None else []
+    if writer is not None:
+        restored = writer.records
+    records: list[Record] = list(restored) if restored is not None else []
 
     def heard(new: list[ev.Event]) -> None:
         if on_events is not None and new:
@@ -233,7 +237,7 @@ async def play_seat(
     try:
         if replay is not None and writer is None:
             writer = ReplayWriter(replay, fsync=durable)
-        heard(peer.start() if not restored else [])
+        heard(peer.start() if restored is None else [])
         while True:
             if not await sent():
                 take(await next_record(None))
@@ -368,6 +372,21 @@ async def _claim_abandoned(
                 keep(record)
 
 
+@dataclass(frozen=True, slots=True)
+class HostedSeats:
+    """The host process's seats made ahead, for a match the host can restart
+    (``p2p66.live.hostresume``): the hub (journalled), the host's peer, every bot seat's
+    peer and spoke. After a restart ``writer`` is the host's replay reopened and
+    ``chain`` the records every peer and spoke here was restored to."""
+
+    hub: StarHub
+    peer: Peer
+    bot_peers: Mapping[int, Peer]
+    bot_spokes: Mapping[int, SpokeLink]
+    writer: ReplayWriter | None = None
+    chain: Sequence[Record] | None = None
+
+
 async def play_hosted(
     table: Table,
     identity: Identity,
@@ -380,13 +399,14 @@ async def play_hosted(
     target: int | None = None,
     dropouts: Dropouts | None = None,
     attach: Attach | None = None,
+    made: HostedSeats | None = None,
     leaving: Leaving | None = None,
 ) -> Sequence[TableEnd]:
     """The host's process: its own seat over the hub, every bot seat over its own spoke.
 
     With ``dropouts`` a joiner whose link drops may reconnect through
-    ``dropouts.rejoins`` within its grace. Returns the host's ``TableEnd``
-    first, then the bots' by seat.
+    ``dropouts.rejoins`` within its grace. ``made``: the seats made ahead (default: fresh
+    ones). Returns the host's ``TableEnd`` first, then the bots' by seat.
     """
     from p2p66.live.starlink import hub_for, spoke_for
 
@@ -394,30 +414,41 @@ async def play_hosted(
     ended_signed = False
     drops = dropouts or Dropouts()
     links = hub_for(
-        table, identity, grace=drops.grace, rejoins=drops.rejoins, on_notice=drops.on_notice
-    )
+        table, identity, grace=drops.grace, rejoins=drops.rejoins, on_notice=drops.on_notice,
+        hub=None if made is None else made.hub,
+    )  # fmt: skip
+    chain = None if made is None else made.chain
     async with links as hub, contextlib.AsyncExitStack() as stack:
         spokes = {
-            seat: await stack.enter_async_context(spoke_for(table.bots[seat], bid))
+            seat: await stack.enter_async_context(
+                made.bot_spokes[seat] if made is not None else spoke_for(table.bots[seat], bid)
+            )
             for seat, (bid, _) in bots.items()
         }
         tasks = [
             asyncio.create_task(
                 play_seat(
-                    peer_for(table.bots[seat], bid),
+                    made.bot_peers[seat] if made is not None else peer_for(table.bots[seat], bid),
                     spokes[seat],
                     chooser,
                     replay=(bot_replays or {}).get(seat),
+                    restored=chain,
                 )
             )
             for seat, (bid, chooser) in sorted(bots.items())
         ]
         try:
-            peer = peer_for(table, identity, target=target)
+            peer = made.peer if made is not None else peer_for(table, identity, target=target)
             if attach is not None:
                 attach(peer, hub)
             mine = await play_seat(
-                peer, hub, choose, replay=replay, on_events=on_events, leaving=leaving
+                peer,
+                hub,
+                choose,
+                replay=replay,
+                on_events=on_events,
+                writer=None if made is None else made.writer,
+                leaving=leaving,
             )
             reason = mine.fault or reason
             ended_signed = mine.signed_end

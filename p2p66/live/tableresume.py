@@ -47,12 +47,8 @@ class TableMatch:
     replay: str
 
     def save(self) -> None:
-        body = self.seating.body()
         fields = {
-            "nonce": body["nonce"],
-            "preset": body["preset"],
-            "seats": body["seats"],
-            "signatures": list(self.signatures),
+            **seating_fields(self.seating, self.signatures),
             "seat": self.seat,
             "host": self.host,
             "port": self.port,
@@ -67,33 +63,63 @@ class TableMatch:
     @classmethod
     def load(cls) -> TableMatch | None:
         path = resume_path(ROLE, "match")
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+        obj = read_match(path)
+        if obj is None:
             return None
+        seating, sigs = seating_of(obj, path)
         try:
-            obj: Any = msgpack.unpackb(data, raw=False)
-            seats = tuple(PeerIdentity(str(name), bytes(key)) for name, key in obj["seats"])
-            seating = Seating(bytes(obj["nonce"]), str(obj["preset"]), seats)
-            sigs = tuple(bytes(s) for s in obj["signatures"])
             match = cls(
                 seating, sigs, int(obj["seat"]), str(obj["host"]), int(obj["port"]),
                 str(obj["replay"]),
             )  # fmt: skip
-            seating.check_signatures(list(sigs))
-        except (TypeError, ValueError, KeyError, MalformedLobbyMessage, msgpack.UnpackException):
+        except (TypeError, ValueError, KeyError):
             raise ResumeError(f"{path} is damaged; the table match cannot be resumed") from None
-        except Exception as exc:  # a bad signature: not the seating everybody signed
-            raise ResumeError(
-                f"{path} does not hold a signed seating ({exc}); cannot resume"
-            ) from None
-        if not 1 <= match.seat < len(seats):
+        if not 1 <= match.seat < len(seating.seats):
             raise ResumeError(f"{path} is damaged (no joiner's seat); cannot resume")
         return match
 
     def table(self, channel: Any) -> Table:
         """The seated table again, over a new channel to the host."""
         return Table(self.seating, self.signatures, self.seat, {0: channel})
+
+
+def seating_fields(seating: Seating, signatures: tuple[bytes, ...]) -> dict[str, Any]:
+    """The signed seating as a resume file keeps it (every seat's name and key, and every
+    player's signature of it)."""
+    body = seating.body()
+    return {
+        "nonce": body["nonce"],
+        "preset": body["preset"],
+        "seats": body["seats"],
+        "signatures": list(signatures),
+    }
+
+
+def read_match(path: Path) -> Any:
+    """The msgpack object in ``path``, or None if there is no such file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return msgpack.unpackb(data, raw=False)
+    except (ValueError, msgpack.UnpackException):
+        raise ResumeError(f"{path} is damaged; the table match cannot be resumed") from None
+
+
+def seating_of(obj: Any, path: Path) -> tuple[Seating, tuple[bytes, ...]]:
+    """The seating ``seating_fields`` kept in ``obj`` (read from ``path``), its signatures
+    checked: a file whose seating not everybody signed is refused."""
+    try:
+        seats = tuple(PeerIdentity(str(name), bytes(key)) for name, key in obj["seats"])
+        seating = Seating(bytes(obj["nonce"]), str(obj["preset"]), seats)
+        sigs = tuple(bytes(s) for s in obj["signatures"])
+        seating.check_signatures(list(sigs))
+    except (TypeError, ValueError, KeyError, MalformedLobbyMessage):
+        raise ResumeError(f"{path} is damaged; the table match cannot be resumed") from None
+    except Exception as exc:  # a bad signature: not the seating everybody signed
+        raise ResumeError(f"{path} does not hold a signed seating ({exc}); cannot resume") from None
+    return seating, sigs
 
 
 def table_match_kept() -> bool:

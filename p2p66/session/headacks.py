@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from typing import Final
 
 import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from p2p66.crypto.sigcheck import verify_ed25519
 from p2p66.session.canonical import NonCanonical, unpack
 from p2p66.session.records import HASH_SIZE, MAX_PARTIES, SIG_SIZE
 
@@ -49,14 +48,6 @@ def ack_signing_input(table: bytes, seat: int, seq: int, head: bytes, receipt: b
     if len(table) != HASH_SIZE:
         raise ValueError("a table id is 32 bytes")  # our caller's bug
     return ACK_DOMAIN + table + bytes([seat]) + seq.to_bytes(8, "big") + head + receipt
-
-
-def _verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +68,7 @@ class HeadAck:
 
     def verify_signature(self, public_key: bytes, table: bytes) -> bool:
         """True if ``public_key`` (the seat's identity key) signed this for ``table``."""
-        return _verify(public_key, self.signature, self.signed_bytes(table))
+        return verify_ed25519(public_key, self.signature, self.signed_bytes(table))
 
     def host_receipt(self) -> HeadAck | None:
         """The host's acknowledgement this one carries (``None`` for the host's own)."""

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Final
 
 import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from p2p66.crypto.sigcheck import verify_ed25519
 
 GENESIS: Final = hashlib.sha256(b"p2p66/replay/genesis/v1").digest()
 SIGN_DOMAIN: Final = b"p2p66/record/v1\x00"
@@ -57,13 +57,7 @@ class Record:
         return hashlib.sha256(self.encode()).digest()
 
     def verify_signature(self, public_key: bytes) -> bool:
-        try:
-            Ed25519PublicKey.from_public_bytes(public_key).verify(
-                self.signature, self.signed_bytes()
-            )
-        except (InvalidSignature, ValueError):
-            return False
-        return True
+        return verify_ed25519(public_key, self.signature, self.signed_bytes())
 
     @staticmethod
     def decode(data: bytes) -> Record:
