@@ -8,12 +8,13 @@ three replays are the same bytes, verified as resigned by that seat.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 from pathlib import Path
 
 import pytest
-from tablecli import bot_seat
+from tablecli import CLI, bot_seat
 
 from p2p66.replay.report import Ending, Status
 from p2p66.replay.verify import verify_file
@@ -73,3 +74,45 @@ def test_a_seat_stopped_with_sigterm_resigns_and_the_others_end_at_once(
     assert f"seat {seat} ({leaver}) resigned {why}" in report.headline()
     for joiner in ("jo", "kai"):  # over: nothing to resume
         assert not (tmp_path / joiner / "resume" / "table-join.match").exists()
+
+
+@pytest.mark.timeout(300)
+def test_q_piped_to_a_plain_person_seat_resigns_for_it(tmp_path: Path) -> None:
+    """A person's ``--plain`` seat (no bot) whose input says ``q`` once the first hand is
+    under way: its process resigns and exits 7, the others 3, one replay."""
+    host = bot_seat(tmp_path, "hana", "host", "--preset", "three-handed", "--bind",
+                    "127.0.0.1", "--port", "0", "--wait", "60", "--grace", GRACE)  # fmt: skip
+    assert host.stdout is not None
+    processes = {"hana": host}
+    outputs: dict[str, str] = {}
+    try:
+        code = host.stdout.readline().strip()
+        processes["jo"] = bot_seat(tmp_path, "jo", "join", "--table", code, "--grace", GRACE)
+        kai = subprocess.Popen(
+            [*CLI, "join", "--table", code, "--yes", "--name", "kai", "--plain",
+             "--grace", GRACE, "--replay-dir", str(tmp_path / "r-kai")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "P2P66_HOME": str(tmp_path / "kai")},
+        )  # fmt: skip
+        processes["kai"] = kai
+        assert kai.stdout is not None and kai.stdin is not None
+        first = kai.stdout.readline()  # the story has begun: the first hand is dealt
+        kai.stdin.write("q\n")
+        kai.stdin.flush()
+        outputs = {n: p.communicate(timeout=60)[1] for n, p in processes.items()}
+    finally:
+        for process in processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+    told = "\n".join(f"--- {name}:\n{err}" for name, err in outputs.items())
+    assert first, told
+    for name, process in processes.items():
+        assert process.returncode == (7 if name == "kai" else 3), told
+    assert "You resigned the match (left the match)" in outputs["kai"], told
+    replays = [next((tmp_path / f"r-{n}").glob("*.p66")) for n in processes]
+    assert len({r.read_bytes() for r in replays}) == 1, told
+    report = verify_file(replays[0]).report
+    assert report.ending is Ending.RESIGNED and "(kai) resigned (left the match)" in (
+        report.headline()
+    ), report.headline()
