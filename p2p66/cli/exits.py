@@ -15,7 +15,7 @@ EXIT_HELP: Final = (
     "other player left (resigned or abandoned the match); "
     "4 the other player cheated or broke the protocol; 5 the rules were refused; "
     "6 the replay could not be written (what was written is kept); 7 you left early "
-    "(resigned: q, Ctrl-C twice, or the terminal closed)."
+    "(resigned: q, Ctrl-C twice, SIGTERM, or the terminal closed)."
 )
 
 
