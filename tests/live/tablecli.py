@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 CLI = [sys.executable, "-m", "p2p66.cli.app"]
@@ -19,3 +20,11 @@ def bot_seat(folder: Path, name: str, *args: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "P2P66_HOME": str(folder / name)},
     )  # fmt: skip
+
+
+def stop_all(processes: Iterable[subprocess.Popen[str]]) -> None:
+    """Kill whichever of ``processes`` still runs (a test that failed midway)."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tablecli import CLI, bot_seat
+from tablecli import CLI, bot_seat, stop_all
 
 from p2p66.replay.report import Ending, Status
 from p2p66.replay.verify import verify_file
@@ -52,10 +52,7 @@ def test_a_seat_stopped_with_sigterm_resigns_and_the_others_end_at_once(
         stopped.send_signal(signal.SIGTERM)
         outputs = {n: p.communicate(timeout=60)[1] for n, p in processes.items()}
     finally:
-        for process in processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=10)
+        stop_all(processes.values())
     told = "\n".join(f"--- {name}:\n{err}" for name, err in outputs.items())
     assert seat is not None
     why = "(the program was stopped (SIGTERM))"
@@ -101,10 +98,7 @@ def test_q_piped_to_a_plain_person_seat_resigns_for_it(tmp_path: Path) -> None:
         kai.stdin.flush()
         outputs = {n: p.communicate(timeout=60)[1] for n, p in processes.items()}
     finally:
-        for process in processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=10)
+        stop_all(processes.values())
     told = "\n".join(f"--- {name}:\n{err}" for name, err in outputs.items())
     assert first, told
     for name, process in processes.items():
