@@ -200,7 +200,7 @@ async def play_seat(
         if writer is not None:
             with contextlib.suppress(OSError):
                 writer.close()
-        verdict = verify_records(records).report.headline()
+        verdict = verify_records(records).report.seen_by(peer.seat).headline()
         return TableEnd(peer.seat, tuple(records), verdict, **fault)  # type: ignore[arg-type]
 
     def take(record: Record) -> None:

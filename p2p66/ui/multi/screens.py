@@ -38,6 +38,7 @@ SHEET_WORDS = frozenset({"s", "score", "sheet"})
 TRICK_WORDS = frozenset({"l", "last", "tricks"})
 HINT_WORDS = frozenset({"h", "hint"})
 HELP_WORDS = frozenset({"?", "help"})
+REPEAT_WORDS = frozenset({"r", "repeat", "again"})
 
 
 def help_lines(table: SeatModel) -> list[str]:
@@ -98,7 +99,7 @@ def refusal(table: SeatModel, text: str) -> str | None:
     entry = text.strip()
     if not entry:
         return None if table.default_move() is not None else "type a move (? lists them)"
-    if entry.lower() in LEAVE | SHEET_WORDS | TRICK_WORDS | HINT_WORDS | HELP_WORDS:
+    if entry.lower() in LEAVE | SHEET_WORDS | TRICK_WORDS | HINT_WORDS | HELP_WORDS | REPEAT_WORDS:
         return None
     hand = table.hand
     if hand is None or not table.my_turn:
@@ -278,7 +279,17 @@ async def _settle_or_typed(
     return await before(waiting(), table.settle())
 
 
+def position_lines(table: SeatModel) -> list[str]:
+    """``r``: the situation again, with the question if it is our turn, else whose it is."""
+    if table.hand is None or table.hand_over:
+        return ["No hand is being played at the moment."]
+    told = turn_sentences(table)
+    return told if table.my_turn else [*told[:-1], f"It is {table.waiting_for}'s turn."]
+
+
 def _word_lines(table: SeatModel, word: str, width: int = 80) -> list[str] | None:
+    if word in REPEAT_WORDS:
+        return position_lines(table)
     if word in HELP_WORDS:
         return help_lines(table)
     if word in SHEET_WORDS:
