@@ -284,7 +284,10 @@ async def play_seat(
         local = isinstance(exc, LocalProtocolError)
         return end(fault=str(exc), culprit=exc.culprit, cheat=not local)
     except SeatLost as exc:
-        await _claim_abandoned(peer, link, exc.seat, keep)
+        if not await _claim_abandoned(peer, link, exc.seat, keep):
+            crossed = await _crossed_claim(peer, link, take)  # a resignation came first
+            if crossed:
+                return end(**ending(peer))
         who = seat_name(peer, exc.seat)
         return end(fault=f"abandoned by {who}: {exc}", culprit=exc.seat, lost=True)
     except TransportError as exc:
@@ -359,17 +362,29 @@ def false_claim(peer: Peer, link: RecordLink, record: Record) -> str | None:
 
 async def _claim_abandoned(
     peer: Peer, link: RecordLink, lost: int, keep: Callable[[Record], None]
-) -> None:
+) -> bool:
     """The host's signed claim that ``lost`` abandoned the match, to the seats still there:
-    the hub raises ``SeatLost`` only when the seat is gone and owes the next record."""
+    the hub raises ``SeatLost`` only when the seat is gone and owes the next record. False
+    if the hub refused it: another seat's record (a resignation) was placed first."""
     expected = peer.machine.expected()
     if not peer.can_end or expected is None or expected.author != lost:
-        return
+        return True
     with contextlib.suppress(ProtocolError, TransportError, SeatLost):
         peer.claim_abandoned()
         for record in peer.data_to_send():
-            if await link.send_own(record) is not False:
-                keep(record)
+            if await link.send_own(record) is False:
+                return False
+            keep(record)
+    return True
+
+
+async def _crossed_claim(peer: Peer, link: RecordLink, take: Callable[[Record], None]) -> bool:
+    """After a refused claim: the record the hub placed first, taken in (our claim is
+    withdrawn); True if it ended the match (a resignation), as it must have."""
+    with contextlib.suppress(ProtocolError, TransportError, SeatLost, TimeoutError):
+        async with asyncio.timeout(DRAIN_SECONDS):
+            take(await link.next_record())
+    return peer.machine.over
 
 
 @dataclass(frozen=True, slots=True)

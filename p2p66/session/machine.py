@@ -151,8 +151,8 @@ class Machine:
         self.hands: list[HandTable] = []
         self.resigned: int | None = None
         self.resign_reason = ""
-        self._before_resign = Stage.HELLO
-        """The stage a resignation ended (a withdrawn one at a table puts it back)."""
+        self._before_end = Stage.HELLO
+        """The stage a resignation or claim ended (a withdrawn one at a table puts it back)."""
         self.abandoned: int | None = None
         """The seat that went silent, as the other's accepted claim says."""
         self.abandoned_at: int | None = None
@@ -313,25 +313,31 @@ class Machine:
         self.chain.head = self.records[-1].digest if self.records else GENESIS
 
     def withdraw(self, seq: int) -> Record:
-        """Take back our resignation, record ``seq``, the last one: at a table the host put
-        another seat's record in its place (they crossed), so it is void and the match goes
-        on from before it (the seat signs its resignation again, on the new head)."""
+        """Take back our resignation or claim of abandonment, record ``seq``, the last one:
+        at a table the host put another seat's record in its place (they crossed), so it is
+        void and the match goes on from before it (a seat signs its resignation again, on
+        the new head; the host's claim gives way to the resignation that came first)."""
         last = self.records[-1] if self.records else None
-        if last is None or last.seq != seq or self.stage != Stage.RESIGNED or self.seats == 2:
-            raise LocalProtocolError(f"record {seq} is not a resignation that can be withdrawn")
+        ending = self.stage in (Stage.RESIGNED, Stage.ABANDONED)
+        if last is None or last.seq != seq or not ending or self.seats == 2:
+            raise LocalProtocolError(
+                f"record {seq} is not a resignation or claim that can be withdrawn"
+            )
         self._rewind(seq)
-        self.stage = self._before_resign
+        self.stage = self._before_end
         self.resigned, self.resign_reason = None, ""
+        self.abandoned, self.abandoned_at = None, None
         return last
 
     def _dispatch(self, author: int, body: msg.Message) -> list[ev.Event]:
         if isinstance(body, msg.Resign):
-            self._before_resign = self.stage
+            self._before_end = self.stage
             self.stage = Stage.RESIGNED
             self.resigned = author
             self.resign_reason = body.reason
             return [ev.Resigned(author, body.reason)]
         if isinstance(body, msg.Abandoned):
+            self._before_end = self.stage
             self.stage = Stage.ABANDONED
             self.abandoned, self.abandoned_at = body.player, body.record
             return [ev.Abandoned(body.player, body.record)]

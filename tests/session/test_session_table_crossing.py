@@ -19,15 +19,20 @@ from p2p66.session.tableplay import run_table
 from tests.session.tablekit import choosers, table_peers
 
 
-def _mid_hand() -> tuple[list[Peer], Peer, Peer]:
-    """A three-handed match two moves in: the peers, the mover, and another player."""
+def _moves_in(count: int) -> tuple[list[Peer], Peer]:
+    """A three-handed match ``count`` moves in: the peers, and the one to move."""
     peers = table_peers("three-handed")
     moves = lambda relay: sum(  # noqa: E731
         msg.decode(r.body, r.author).TYPE == "move" for r in relay.records
     )
-    relay = run_table(peers, choosers(peers), until=lambda relay: moves(relay) >= 2)
+    relay = run_table(peers, choosers(peers), until=lambda relay: moves(relay) >= count)
     assert relay.refused is None and not relay.over
-    mover = next(p for p in peers if p.needs_move)
+    return peers, next(p for p in peers if p.needs_move)
+
+
+def _mid_hand() -> tuple[list[Peer], Peer, Peer]:
+    """A three-handed match two moves in: the peers, the mover, and another player."""
+    peers, mover = _moves_in(2)
     view = mover.table_view()
     assert view is not None
     mover.play(choosers(peers)[mover.seat](view))
@@ -71,9 +76,29 @@ def test_the_move_placed_first_voids_the_resignation_which_is_signed_again() -> 
     assert all(p.machine.over and p.machine.resigned == leaver.seat for p in peers)
 
 
+NOT_WITHDRAWN = "not a resignation or claim that can be withdrawn"
+
+
 def test_only_a_table_seat_s_last_record_a_resignation_can_be_withdrawn() -> None:
-    with pytest.raises(LocalProtocolError, match="not a resignation that can be withdrawn"):
+    with pytest.raises(LocalProtocolError, match=NOT_WITHDRAWN):
         Machine(seats=2).withdraw(0)
     _, mover, _ = _mid_hand()
-    with pytest.raises(LocalProtocolError, match="not a resignation that can be withdrawn"):
+    with pytest.raises(LocalProtocolError, match=NOT_WITHDRAWN):
         mover.machine.withdraw(mover.machine.chain.next_seq - 1)  # a move, not a resignation
+
+
+def test_a_resignation_placed_before_the_host_s_claim_of_abandonment_ends_the_match() -> None:
+    """The host claims the silent mover abandoned the match while a third seat resigns on
+    the same head; the host's hub kept the resignation first, so the claim is void: the
+    host withdraws it and every seat ends with the resignation."""
+    peers, mover = next(found for count in range(1, 9) if (found := _moves_in(count))[1].seat != 0)
+    host = peers[0]
+    leaver = next(p for p in peers if p is not host and p is not mover)
+    host.claim_abandoned()
+    claim = host.data_to_send()  # refused by the hub: the resignation was placed first
+    leaver.resign("leaving")
+    _deliver(peers, leaver)
+    assert host.voided == claim
+    assert _same_chain(peers) == ["resign"]
+    assert all(p.machine.over and p.machine.resigned == leaver.seat for p in peers)
+    assert host.machine.abandoned is None
