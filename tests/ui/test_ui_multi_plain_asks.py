@@ -5,12 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from uikit import choose
+from uikit import table_move
 
-from p2p66.bots.table.expert import TableExpert
-from p2p66.engine.moves import MOVE_NOTATION
-from p2p66.engine.table import TABLE_PRESETS, TableView, table_options
-from p2p66.engine.table.moves import TABLE_NOTATION
+from p2p66.engine.table import TABLE_PRESETS, table_options
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.screens import play_plain, run_plain
@@ -32,11 +29,7 @@ def test_every_move_is_asked_for_with_the_situation(name: str, seed: int) -> Non
     def read() -> str:
         asked_after.append(out[-1] if len(out) > told[0] else "(nothing new)")
         told[0] = len(out)
-        v = table.view()
-        if isinstance(v, TableView):
-            return TABLE_NOTATION[TableExpert().choose(v)]
-        assert v.hand is not None
-        return MOVE_NOTATION[choose(v.hand)]
+        return table_move(table)
 
     run_plain(table, read, out.append)
     assert table.over is not None

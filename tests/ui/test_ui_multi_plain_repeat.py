@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from uikit import choose
+from uikit import table_move
 
-from p2p66.bots.table.expert import TableExpert
-from p2p66.engine.moves import MOVE_NOTATION
-from p2p66.engine.table import TableView, table_options
-from p2p66.engine.table.moves import TABLE_NOTATION
+from p2p66.engine.table import table_options
 from p2p66.ui.cards_text import TextStyle
 from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.multi.screens import position_lines, refusal, run_plain
@@ -24,11 +21,7 @@ def test_r_repeats_the_situation_and_the_question_then_play_goes_on() -> None:
         asked[0] += 1
         if asked[0] == 1:
             return "r"
-        v = table.view()
-        if isinstance(v, TableView):
-            return TABLE_NOTATION[TableExpert().choose(v)]
-        assert v.hand is not None
-        return MOVE_NOTATION[choose(v.hand)]
+        return table_move(table)
 
     run_plain(table, read, out.append)
     assert table.over is not None

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from p2p66.bots.table.expert import TableExpert
 from p2p66.engine import HandState, Phase, PlayerView, RuleOptions, new_hand, preset, view_of
 from p2p66.engine.cards import Card
 from p2p66.engine.deckbuild import build_deck
-from p2p66.engine.moves import DECLARE, DRAW, MOVES, PASS
+from p2p66.engine.moves import DECLARE, DRAW, MOVE_NOTATION, MOVES, PASS
+from p2p66.engine.table import TableView
+from p2p66.engine.table.moves import TABLE_NOTATION
 from p2p66.ui.cards_text import TextStyle, display_order
+from p2p66.ui.multi.local import LocalMultiTable
 from p2p66.ui.narrate import Voice
 from p2p66.ui.screen import Screen
 
@@ -92,3 +96,13 @@ def voice(style: TextStyle = ASCII) -> Voice:
 def screen_of(state: HandState, style: TextStyle = ASCII, **changes: object) -> Screen:
     """Seat 0's screen at ``state``."""
     return replace(Screen(voice(style), view=view_of(state, 0), hand_number=1), **changes)  # type: ignore[arg-type]
+
+
+def table_move(table: LocalMultiTable) -> str:
+    """What a good player types at ``table`` now: the table expert's call or card, or a
+    three-handed player's move."""
+    v = table.view()
+    if isinstance(v, TableView):
+        return TABLE_NOTATION[TableExpert().choose(v)]
+    assert v.hand is not None
+    return MOVE_NOTATION[choose(v.hand)]
