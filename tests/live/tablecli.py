@@ -28,3 +28,16 @@ def stop_all(processes: Iterable[subprocess.Popen[str]]) -> None:
         if process.poll() is None:
             process.kill()
             process.wait(timeout=10)
+
+
+def seat_until(process: subprocess.Popen[str], until: str) -> int:
+    """Read ``process``'s stderr up to a line starting with ``until``; its seat."""
+    assert process.stderr is not None
+    seat = None
+    for line in process.stderr:
+        if "<- you" in line:
+            seat = int(line.split("seat ")[1].split(":")[0])
+        if line.startswith(until):
+            break
+    assert seat is not None
+    return seat

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tablecli import bot_seat
+from tablecli import bot_seat, seat_until
 
 from p2p66.live.tablelobby import parse_bot_seats
 from p2p66.replay.report import Status
@@ -112,13 +112,7 @@ def test_a_joiner_killed_mid_match_ends_it_as_abandoned_by_that_seat(tmp_path: P
                 env={**os.environ, "P2P66_HOME": str(tmp_path / name)},
             )  # fmt: skip
         kai = joiners["kai"]
-        assert kai.stderr is not None
-        seat = None
-        for line in kai.stderr:  # its seat, then the end of the first hand: kill it then
-            if "<- you" in line:
-                seat = int(line.split("seat ")[1].split(":")[0])
-            if line.startswith("Hand 1 over"):
-                break
+        seat = seat_until(kai, "Hand 1 over")  # then kill it
         kai.kill()
         kai.communicate(timeout=10)
         host_err = host.communicate(timeout=STEP)[1]
@@ -140,19 +134,6 @@ def test_a_joiner_killed_mid_match_ends_it_as_abandoned_by_that_seat(tmp_path: P
     assert report.status is Status.VALID, report.headline()
     assert f"abandoned by seat {seat} (kai)" in report.headline(), report.headline()
     assert replays[0].read_bytes() == replays[1].read_bytes()
-
-
-def _seat_of(process: subprocess.Popen[str], until: str) -> int:
-    """Read ``process``'s stderr up to a line starting with ``until``; its seat."""
-    assert process.stderr is not None
-    seat = None
-    for line in process.stderr:
-        if "<- you" in line:
-            seat = int(line.split("seat ")[1].split(":")[0])
-        if line.startswith(until):
-            break
-    assert seat is not None
-    return seat
 
 
 @pytest.mark.timeout(300)
@@ -184,7 +165,7 @@ def test_a_joiner_killed_mid_hand_and_restarted_with_resume_finishes_the_match(
         jo = run("jo", "join", "--table", code)
         kai = run("kai", "join", "--table", code)
         processes += [jo, kai]
-        seat = _seat_of(kai, kill_after)
+        seat = seat_until(kai, kill_after)
         kai.send_signal(signal.SIGKILL)
         kai.communicate(timeout=10)
         again = run("kai", "join", "--resume")

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tablecli import CLI, bot_seat, stop_all
+from tablecli import CLI, bot_seat, seat_until, stop_all
 
 from p2p66.replay.report import Ending, Status
 from p2p66.replay.verify import verify_file
@@ -42,13 +42,7 @@ def test_a_seat_stopped_with_sigterm_resigns_and_the_others_end_at_once(
         processes["jo"] = run("jo", "join", "--table", code)
         processes["kai"] = run("kai", "join", "--table", code)
         stopped = processes[leaver]
-        assert stopped.stderr is not None
-        seat = None
-        for line in stopped.stderr:  # its seat, then the end of the first hand: stop it then
-            if "<- you" in line:
-                seat = int(line.split("seat ")[1].split(":")[0])
-            if line.startswith("Hand 1 over"):
-                break
+        seat = seat_until(stopped, "Hand 1 over")  # then stop it
         stopped.send_signal(signal.SIGTERM)
         outputs = {n: p.communicate(timeout=60)[1] for n, p in processes.items()}
     finally:
