@@ -41,6 +41,7 @@ from p2p66.session import events as ev
 from p2p66.session.errors import CheatingDetected, ProtocolError, RemoteProtocolError
 from p2p66.session.peer import Peer
 from p2p66.session.records import GENESIS, Record, RecordError
+from p2p66.ui.race import before
 
 Decider = Callable[[PlayerView], Awaitable[int]]
 RulesAnswer = Callable[[RuleOptions, int], Awaitable[str | None]]
@@ -216,16 +217,10 @@ class LiveGame:
         player is still choosing, not only when the move fails to go out.
         """
         assert self.channel is not None
-        deciding = asyncio.ensure_future(self.decide(view))
         ended = asyncio.ensure_future(self.channel.ended())
-        try:
-            await asyncio.wait({deciding, ended}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (deciding, ended):
-                if not task.done():
-                    task.cancel()
-        if deciding.done():
-            return deciding.result()
+        decided = await before(self.decide(view), ended)
+        if decided is not None:
+            return decided[0]
         raise ended.result()
 
     async def _their_record(self) -> None:
