@@ -55,8 +55,8 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
 
 def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
-    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search", "infer"))
-    from p2p66.bots.strong import INFER, SEARCHES, SOLVE_TALON
+    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search", "infer", "model"))
+    from p2p66.bots.strong import INFER, MODEL, SEARCHES, SOLVE_TALON
 
     search = opts.get("search", "auto")
     if search not in SEARCHES:
@@ -73,11 +73,16 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     infer = int(opts.get("infer", int(INFER)))
     if infer != INFER:  # recorded only when it differs from the default
         settings["infer"] = infer
+    if opts.get("model", "0") not in ("0", "1"):
+        raise BotError(f"bot strong: option model is 0 or 1, not {opts['model']!r}")
+    model = int(opts.get("model", int(MODEL)))
+    if model != MODEL:
+        settings["model"] = model
     return settings
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import INFER, SEARCHES, StrongBot
+    from p2p66.bots.strong import INFER, MODEL, SEARCHES, StrongBot
 
     settings = _strong_settings(opts)
     return StrongBot(
@@ -88,6 +93,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         solve_talon=int(settings["solve"]),
         search=SEARCHES[str(settings["search"])],
         infer=bool(settings.get("infer", INFER)),
+        model=bool(settings.get("model", MODEL)),
     )
 
 
@@ -115,6 +121,8 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
                 "infer": "1: weigh the guessed worlds by how well they explain the opponent's "
                 "lead (default 0)",
+                "model": "1: weigh the guessed worlds by how well they explain the opponent's "
+                "recent decisions, judged by the expert's policy (default 0)",
             },
             _strong,
         ),

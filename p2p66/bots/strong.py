@@ -15,7 +15,9 @@ is off by default, as measured (``SOLVE_TALON``).
 With ``endgame=N`` both searches finish a playout with the solver once the
 talon is gone and at most N cards are left in each hand; with ``infer`` the
 worlds are drawn by how well they explain the opponent's lead
-(``inference.py``).
+(``inference.py``); with ``model`` by how well they explain every decision
+the opponent made since this seat's previous one, judged by the expert's
+policy (``opponent_model.py``).
 Once the talon is exhausted nothing is hidden any more: ``ExploitSolver``
 plays exactly, and where the hand is lost against perfect play it keeps the
 most chances that the opponent errs.
@@ -30,10 +32,12 @@ from typing import Literal
 
 from p2p66.bots.api import Action, Bot, Turn
 from p2p66.bots.equity import utilities
+from p2p66.bots.expert import decide
 from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.inference import lead_likelihood
 from p2p66.bots.ismcts import ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
+from p2p66.bots.opponent_model import policy_likelihood
 from p2p66.bots.playout import policy_move
 from p2p66.bots.solver import INF, OutOfTime, Solver, terminal_value
 from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
@@ -48,6 +52,7 @@ HARD_STOP = 0.9  # a world still being solved at this share of the budget is dro
 SOLVE_TALON = 0
 ALL_WORLDS = 24  # ... when at most this many are possible; else they are sampled (PIMC)
 INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
+MODEL = False  # weigh worlds by the opponent's recent decisions (opponent_model.py)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
@@ -76,8 +81,11 @@ class StrongBot(Bot):
         solve_talon: int = SOLVE_TALON,
         search: Search = "auto",
         infer: bool = INFER,
+        model: bool = MODEL,
     ) -> None:
         self.infer = infer
+        self.model = model
+        self._previous: Turn | None = None  # this bot's last decision (the model's anchor)
         self._rng = random.Random(seed)
         self.endgame = endgame
         self.solve_talon = solve_talon
@@ -86,6 +94,7 @@ class StrongBot(Bot):
         self.max_samples = max_samples
 
     def choose(self, turn: Turn) -> Move | Action:
+        previous, self._previous = self._previous, turn
         view = turn.view
         legal = [m.code for m in view.legal]
         if len(legal) == 1:
@@ -102,7 +111,7 @@ class StrongBot(Bot):
             budget = min(budget, turn.time_limit)
         deadline = started + budget * SAFETY
         know = knowledge_of(turn)
-        sampler = WorldSampler(turn, know, lead_likelihood(turn) if self.infer else None)
+        sampler = WorldSampler(turn, know, self._likelihood(turn, previous))
         worth = utilities(view.options, turn.match_points, view.seat)
         if know.talon_size == 0:
             exact = ExploitSolver(view.seat, worth, EPSILON)
@@ -126,6 +135,14 @@ class StrongBot(Bot):
             )
             return Action(MOVES[code], {"iterations": iterations})
         return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
+
+    def _likelihood(self, turn: Turn, previous: Turn | None) -> Callable[[HandState], float] | None:
+        """How the worlds are weighed: by the opponent's recent choices, its lead, or not."""
+        if self.model:
+            return policy_likelihood(turn, previous, decide)
+        if self.infer:
+            return lead_likelihood(turn)
+        return None
 
     def _every_world(
         self,
