@@ -4,6 +4,7 @@
     python scripts/bench_bots.py                  # everything, default sizes
     python scripts/bench_bots.py --only strong --games 300 --concurrency 2
     python scripts/bench_bots.py --only vu        # needs the optional schnapsen package
+    python scripts/bench_bots.py --only strong --strong strong:model=1   # a variant of strong
 
 Sections (the issue's targets in brackets):
   expert      expert vs random, matches to 7                    [>= 95% of matches]
@@ -194,6 +195,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--rounds", type=int, default=3, help="throughput rounds (interleaved)")
     parser.add_argument("--moves", type=int, default=30, help="searched moves per playouts preset")
+    parser.add_argument(
+        "--strong", default="strong", help="the spec of bot A in strong and vu (strong:model=1)"
+    )
     args = parser.parse_args()
     want = {args.only} if args.only else {"expert", "strong", "vu", "throughput", "playouts"}
     if "throughput" in want:
@@ -208,7 +212,7 @@ def main() -> None:
             continue
         section(
             name,
-            a,
+            args.strong if a == "strong" else a,
             b,
             rules=rules,
             games=args.games or games,

@@ -73,10 +73,10 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     infer = int(opts.get("infer", int(INFER)))
     if infer != INFER:  # recorded only when it differs from the default
         settings["infer"] = infer
-    if opts.get("model", "0") not in ("0", "1"):
-        raise BotError(f"bot strong: option model is 0 or 1, not {opts['model']!r}")
-    model = int(opts.get("model", int(MODEL)))
-    if model != MODEL:
+    model = _number("strong", opts, "model", MODEL, zero_ok=True)
+    if model > 1:
+        raise BotError(f"bot strong: option model is a weight from 0 to 1, not {opts['model']!r}")
+    if model != MODEL:  # recorded only when it differs from the default
         settings["model"] = model
     return settings
 
@@ -93,7 +93,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         solve_talon=int(settings["solve"]),
         search=SEARCHES[str(settings["search"])],
         infer=bool(settings.get("infer", INFER)),
-        model=bool(settings.get("model", MODEL)),
+        model=float(settings.get("model", MODEL)),
     )
 
 
@@ -121,8 +121,9 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "search": "pimc, ismcts, or auto (default: ismcts if the talon cannot be closed)",
                 "infer": "1: weigh the guessed worlds by how well they explain the opponent's "
                 "lead (default 0)",
-                "model": "1: weigh the guessed worlds by how well they explain the opponent's "
-                "recent decisions, judged by the expert's policy (default 0)",
+                "model": "E in (0, 1]: weigh the guessed worlds by how well they explain the "
+                "opponent's recent decisions, each one the expert would not have made counting "
+                "E (default 0: off)",
             },
             _strong,
         ),

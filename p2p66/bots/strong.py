@@ -52,7 +52,7 @@ HARD_STOP = 0.9  # a world still being solved at this share of the budget is dro
 SOLVE_TALON = 0
 ALL_WORLDS = 24  # ... when at most this many are possible; else they are sampled (PIMC)
 INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
-MODEL = False  # weigh worlds by the opponent's recent decisions (opponent_model.py)
+MODEL = 0.0  # >0: weigh worlds by the opponent's recent decisions, a surprise counting MODEL
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
@@ -81,7 +81,7 @@ class StrongBot(Bot):
         solve_talon: int = SOLVE_TALON,
         search: Search = "auto",
         infer: bool = INFER,
-        model: bool = MODEL,
+        model: float = MODEL,
     ) -> None:
         self.infer = infer
         self.model = model
@@ -139,7 +139,7 @@ class StrongBot(Bot):
     def _likelihood(self, turn: Turn, previous: Turn | None) -> Callable[[HandState], float] | None:
         """How the worlds are weighed: by the opponent's recent choices, its lead, or not."""
         if self.model:
-            return policy_likelihood(turn, previous, decide)
+            return policy_likelihood(turn, previous, decide, self.model)
         if self.infer:
             return lead_likelihood(turn)
         return None

@@ -128,12 +128,12 @@ def test_the_model_option_is_checked_and_recorded_when_it_differs_from_the_defau
     from p2p66.bots.registry import bot_settings, make_bot, parse_bot_spec
     from p2p66.bots.strong import MODEL, StrongBot
 
-    other = int(not MODEL)
-    bot = make_bot(parse_bot_spec(f"strong:samples=5,model={other}"), 0, preset("sixty-six"))
-    assert isinstance(bot, StrongBot) and bot.model == bool(other)
-    options = bot_settings(parse_bot_spec(f"strong:model={other}"))["options"]
-    assert isinstance(options, dict) and options["model"] == other
-    options = bot_settings(parse_bot_spec(f"strong:model={int(MODEL)}"))["options"]
+    bot = make_bot(parse_bot_spec("strong:samples=5,model=0.3"), 0, preset("sixty-six"))
+    assert isinstance(bot, StrongBot) and bot.model == 0.3
+    options = bot_settings(parse_bot_spec("strong:model=0.3"))["options"]
+    assert isinstance(options, dict) and options["model"] == 0.3
+    options = bot_settings(parse_bot_spec(f"strong:model={MODEL}"))["options"]
     assert isinstance(options, dict) and "model" not in options
-    with pytest.raises(BotError, match="model is 0 or 1"):
-        make_bot(parse_bot_spec("strong:model=2"), 0, preset("sixty-six"))
+    for bad, why in (("2", "weight from 0 to 1"), ("-1", "positive"), ("x", "a number")):
+        with pytest.raises(BotError, match=why):
+            make_bot(parse_bot_spec(f"strong:model={bad}"), 0, preset("sixty-six"))
