@@ -143,3 +143,16 @@ class BotFault(Exception):
 def as_action(choice: Move | Action) -> Action:
     """Normalise what ``Bot.choose`` returned."""
     return choice if isinstance(choice, Action) else Action(choice)
+
+
+def same_hand(turn: Turn, previous: Turn) -> bool:
+    """Whether ``previous`` is an earlier decision of the same seat in the same hand."""
+    n = len(previous.moves)
+    return (
+        previous.view.seat == turn.view.seat
+        and previous.hand_number == turn.hand_number
+        and previous.first_trump == turn.first_trump
+        and previous.match_points == turn.match_points
+        and len(turn.moves) > n
+        and turn.moves[:n] == previous.moves
+    )

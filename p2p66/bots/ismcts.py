@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from p2p66.bots.api import Turn, same_hand
 from p2p66.bots.playout import policy_move
 from p2p66.bots.solver import searched_codes, terminal_value
 from p2p66.engine.moves import DECLARE
@@ -52,6 +53,7 @@ def ismcts(
     iterations: int | None = None,
     exploration: float = EXPLORATION,
     finish: Callable[[HandState], int] | None = None,
+    root: _Node | None = None,
 ) -> tuple[int, int]:
     """The move to play for seat ``me`` and the number of iterations run.
 
@@ -59,10 +61,12 @@ def ismcts(
     (for ``me``) to utility in [0, 1]. The search stops at ``deadline`` (a
     ``time.perf_counter()`` instant) or after ``iterations``, whichever is given.
     ``finish`` values the world at a new leaf (game points for seat 0, playing on
-    in place); by default the policy plays it out.
+    in place); by default the policy plays it out. ``root`` continues a tree
+    grown before (``Tree.root_for``): its visits count as iterations already
+    run, beside the ``iterations`` of this call.
     """
     search = _Search(me, 1 if me == 0 else -1, worth, rng, exploration, finish or policy_value)
-    root = _Node()
+    root = root if root is not None else _Node()
     done = 0
     # The tree has no cycles, so reference counting frees it. Left to the cyclic
     # collector, its thousands of young nodes are scanned (and promoted) in a
@@ -77,12 +81,44 @@ def ismcts(
                 break
             search.iterate(root, sample(rng))
             done += 1
-        best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-        del root, search
+        chosen = [item for item in root.children.items() if item[0] != DECLARE]
+        best = max(chosen or root.children.items(), key=lambda item: item[1].visits)[0]
+        del search
     finally:
         if collecting:
             gc.enable()
     return best, done
+
+
+class Tree:
+    """One seat's search tree kept between its decisions of a hand (tree reuse).
+
+    The tree is keyed by moves, so after this seat's move and the opponent's
+    replies the node they lead to is the root of the next search: the visits
+    below it were spent on the position now reached.
+    """
+
+    __slots__ = ("_root", "_turn")
+
+    def __init__(self) -> None:
+        self._root: _Node | None = None
+        self._turn: Turn | None = None  # the decision the kept root was searched for
+
+    def keep(self, root: _Node, turn: Turn) -> None:
+        self._root, self._turn = root, turn
+
+    def root_for(self, turn: Turn) -> _Node:
+        """The kept node this turn's public moves lead to, or a fresh root (another hand or
+        seat, nothing kept, or play that left the tree)."""
+        node, kept = self._root, self._turn
+        self._root = self._turn = None
+        if node is None or kept is None or not same_hand(turn, kept):
+            return _Node()
+        for pm in turn.moves[len(kept.moves) :]:
+            node = node.children.get(pm.move.code)
+            if node is None:
+                return _Node()
+        return node
 
 
 def policy_value(world: HandState) -> int:

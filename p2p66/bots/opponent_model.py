@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from itertools import permutations
 
-from p2p66.bots.api import PublicMove, Turn
+from p2p66.bots.api import PublicMove, Turn, same_hand
 from p2p66.engine.cards import KING, QUEEN, ids_of, mask_of
 from p2p66.engine.determinize import determinize
 from p2p66.engine.moves import EXCHANGE, MARRY_BASE
@@ -232,24 +232,12 @@ def _seen_by_all(turn: Turn, anchor: Anchor) -> int:
 
 
 def _anchor(turn: Turn, previous: Turn | None) -> Anchor | None:
-    if previous is not None and _same_hand(turn, previous):
+    if previous is not None and same_hand(turn, previous):
         return Anchor(previous.view, previous.moves)
     view = turn.view
     if view.phase != Phase.FOLLOW or view.tricks or view.lead is None or view.lead_is_marriage:
         return None
     return Anchor(_before_opening_lead(turn), turn.moves[:-1])
-
-
-def _same_hand(turn: Turn, previous: Turn) -> bool:
-    n = len(previous.moves)
-    return (
-        previous.view.seat == turn.view.seat
-        and previous.hand_number == turn.hand_number
-        and previous.first_trump == turn.first_trump
-        and previous.match_points == turn.match_points
-        and len(turn.moves) > n
-        and turn.moves[:n] == previous.moves
-    )
 
 
 def _before_opening_lead(turn: Turn) -> PlayerView:

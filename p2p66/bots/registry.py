@@ -53,10 +53,13 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
     return ExpertBot(seed)
 
 
+STRONG_OPTIONS = ("ms", "samples", "endgame", "solve", "search", "infer", "model", "reuse")
+
+
 def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
-    _no_options("strong", opts, ("ms", "samples", "endgame", "solve", "search", "infer", "model"))
-    from p2p66.bots.strong import INFER, MODEL, SEARCHES, SOLVE_TALON
+    _no_options("strong", opts, STRONG_OPTIONS)
+    from p2p66.bots.strong import INFER, MODEL, REUSE, SEARCHES, SOLVE_TALON
 
     search = opts.get("search", "auto")
     if search not in SEARCHES:
@@ -78,11 +81,16 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
         raise BotError(f"bot strong: option model is a weight from 0 to 1, not {opts['model']!r}")
     if model != MODEL:  # recorded only when it differs from the default
         settings["model"] = model
+    if opts.get("reuse", "0") not in ("0", "1"):
+        raise BotError(f"bot strong: option reuse is 0 or 1, not {opts['reuse']!r}")
+    reuse = int(opts.get("reuse", int(REUSE)))
+    if reuse != REUSE:
+        settings["reuse"] = reuse
     return settings
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import INFER, MODEL, SEARCHES, StrongBot
+    from p2p66.bots.strong import INFER, MODEL, REUSE, SEARCHES, StrongBot
 
     settings = _strong_settings(opts)
     return StrongBot(
@@ -94,6 +102,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         search=SEARCHES[str(settings["search"])],
         infer=bool(settings.get("infer", INFER)),
         model=float(settings.get("model", MODEL)),
+        reuse=bool(settings.get("reuse", REUSE)),
     )
 
 
@@ -124,6 +133,8 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "model": "E in (0, 1]: weigh the guessed worlds by how well they explain the "
                 "opponent's recent decisions, each one the expert would not have made counting "
                 "E (default 0: off)",
+                "reuse": "1: ISMCTS goes on with the tree of this seat's previous decision "
+                "(default 0)",
             },
             _strong,
         ),

@@ -17,7 +17,8 @@ talon is gone and at most N cards are left in each hand; with ``infer`` the
 worlds are drawn by how well they explain the opponent's lead
 (``inference.py``); with ``model`` by how well they explain every decision
 the opponent made since this seat's previous one, judged by the expert's
-policy (``opponent_model.py``).
+policy (``opponent_model.py``); with ``reuse`` ISMCTS goes on with the tree
+of this seat's previous decision (``ismcts.Tree``).
 Once the talon is exhausted nothing is hidden any more: ``ExploitSolver``
 plays exactly, and where the hand is lost against perfect play it keeps the
 most chances that the opponent errs.
@@ -35,7 +36,7 @@ from p2p66.bots.equity import utilities
 from p2p66.bots.expert import decide
 from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.inference import lead_likelihood
-from p2p66.bots.ismcts import ismcts
+from p2p66.bots.ismcts import Tree, ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.opponent_model import policy_likelihood
 from p2p66.bots.playout import policy_move
@@ -52,6 +53,7 @@ HARD_STOP = 0.9  # a world still being solved at this share of the budget is dro
 SOLVE_TALON = 0
 ALL_WORLDS = 24  # ... when at most this many are possible; else they are sampled (PIMC)
 INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
+REUSE = False  # ISMCTS continues the tree of this seat's previous decision of the hand
 MODEL = 0.0  # >0: weigh worlds by the opponent's recent decisions, a surprise counting MODEL
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
@@ -82,7 +84,10 @@ class StrongBot(Bot):
         search: Search = "auto",
         infer: bool = INFER,
         model: float = MODEL,
+        reuse: bool = REUSE,
     ) -> None:
+        self.reuse = reuse
+        self._tree = Tree()  # ISMCTS's tree, kept for this seat's next decision
         self.infer = infer
         self.model = model
         self._previous: Turn | None = None  # this bot's last decision (the model's anchor)
@@ -124,6 +129,7 @@ class StrongBot(Bot):
             if late is not None:
                 return late
         if self.search == "ismcts" or (self.search == "auto" and not view.options.allow_close):
+            root = self._tree.root_for(turn) if self.reuse else None
             code, iterations = ismcts(
                 sampler.sample,
                 view.seat,
@@ -132,7 +138,10 @@ class StrongBot(Bot):
                 deadline=None if self.max_samples is not None else deadline,
                 iterations=self.max_samples,
                 finish=_finisher(self.endgame, worth),
+                root=root,
             )
+            if root is not None:
+                self._tree.keep(root, turn)
             return Action(MOVES[code], {"iterations": iterations})
         return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
 
