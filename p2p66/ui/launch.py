@@ -94,8 +94,11 @@ async def run_ui(
 
 
 def bot_label(name: str) -> str:
-    """How a bot is called at the table: "random" plays as "Random Bot"."""
-    return f"{name.replace('-', ' ').title()} Bot"
+    """How a bot is called at the table: "random" plays as "Random Bot", and
+    "strong:ms=50" as "Strong Bot (ms=50)" (the options as typed, not title-cased)."""
+    base, _, options = name.partition(":")
+    label = f"{base.replace('-', ' ').title()} Bot"
+    return f"{label} ({options})" if options else label
 
 
 def _print_line(text: str) -> None:
