@@ -81,9 +81,8 @@ def ismcts(
                 break
             search.iterate(root, sample(rng))
             done += 1
-        chosen = [item for item in root.children.items() if item[0] != DECLARE]
-        best = max(chosen or root.children.items(), key=lambda item: item[1].visits)[0]
-        del search
+        best = max(root.children.items(), key=lambda item: item[1].visits)[0]
+        del root, search  # a kept tree (``Tree``) lives on in its caller's reference
     finally:
         if collecting:
             gc.enable()
@@ -118,6 +117,7 @@ class Tree:
             node = node.children.get(pm.move.code)
             if node is None:
                 return _Node()
+        node.children.pop(DECLARE, None)  # never a root move (see _moves): not one now either
         return node
 
 

@@ -176,15 +176,15 @@ def _plan(turn: Turn, anchor: Anchor) -> _Plan:
     view = anchor.view
     me, opp = view.seat, 1 - view.seat
     after = turn.moves[len(anchor.moves) :]
-    exchange = None
-    if any(pm.seat == opp and pm.move.code == EXCHANGE for pm in after):
-        received = view.trump_card.id if view.trump_card is not None else -1
-        exchange = (received, view.trump_suit * 6 + _exchange_rank(view))
     hidden = mask_of(view.unseen)
     shown = mask_of(view.opponent_shown)
     size = view.opponent_hand_size
     dealt = ids_of(shown) + ids_of(hidden & ~shown)[: size - shown.bit_count()]
     template = determinize(view, dealt, ids_of(hidden & ~mask_of(dealt)))
+    exchange = None
+    if any(pm.seat == opp and pm.move.code == EXCHANGE for pm in after):
+        received = view.trump_card.id if view.trump_card is not None else -1
+        exchange = (received, template.exchange_card)
     new_tricks = turn.view.tricks[len(view.tricks) :]
     return _Plan(
         after=after,
@@ -194,7 +194,7 @@ def _plan(turn: Turn, anchor: Anchor) -> _Plan:
         face_up=1 << view.trump_card.id if view.trump_card is not None else 0,
         opp_size=size,
         opp_shown=shown,
-        my_shown=_seen_by_all(turn, anchor),
+        my_shown=_seen_by_all(turn, anchor, template.exchange_card),
         winner_is_me=new_tricks[0].winner == me if new_tricks else None,
         template=template,
     )
@@ -211,15 +211,11 @@ def _draw_orders(drawn: int, opp_card: int, winner_is_me: bool | None) -> list[t
     return list(permutations(cards))
 
 
-def _exchange_rank(view: PlayerView) -> int:
-    return 5 if view.options.exchange_rank == "9" else 4
-
-
-def _seen_by_all(turn: Turn, anchor: Anchor) -> int:
+def _seen_by_all(turn: Turn, anchor: Anchor, exchange: int) -> int:
     """Cards of this seat's hand at the anchor that the opponent has seen: the partners of
-    its marriages, and any face-up trump it took (by the exchange or the last draw)."""
+    its marriages, and any face-up trump it took (by the exchange of ``exchange``, the
+    trump that may be exchanged, or by the last draw)."""
     view = anchor.view
-    exchange = view.trump_suit * 6 + _exchange_rank(view)
     seen = 1 << turn.first_trump.id
     for pm in anchor.moves:
         code = pm.move.code

@@ -71,21 +71,17 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
         "solve": int(_number("strong", opts, "solve", SOLVE_TALON, zero_ok=True)),
         "search": search,
     }
-    if opts.get("infer", "0") not in ("0", "1"):
-        raise BotError(f"bot strong: option infer is 0 or 1, not {opts['infer']!r}")
-    infer = int(opts.get("infer", int(INFER)))
-    if infer != INFER:  # recorded only when it differs from the default
-        settings["infer"] = infer
     model = _number("strong", opts, "model", MODEL, zero_ok=True)
     if model > 1:
         raise BotError(f"bot strong: option model is a weight from 0 to 1, not {opts['model']!r}")
-    if model != MODEL:  # recorded only when it differs from the default
-        settings["model"] = model
-    if opts.get("reuse", "0") not in ("0", "1"):
-        raise BotError(f"bot strong: option reuse is 0 or 1, not {opts['reuse']!r}")
-    reuse = int(opts.get("reuse", int(REUSE)))
-    if reuse != REUSE:
-        settings["reuse"] = reuse
+    optional = {
+        "infer": _flag("strong", opts, "infer", INFER),
+        "model": model,
+        "reuse": _flag("strong", opts, "reuse", REUSE),
+    }
+    defaults = {"infer": int(INFER), "model": MODEL, "reuse": int(REUSE)}
+    # recorded only when they differ from the default
+    settings.update({k: v for k, v in optional.items() if v != defaults[k]})
     return settings
 
 
@@ -231,6 +227,14 @@ def _no_options(bot: str, opts: Mapping[str, str], allowed: tuple[str, ...]) -> 
         if key not in allowed:
             known = ", ".join(allowed) if allowed else "none"
             raise BotError(f"bot {bot} has no option {key!r} (options: {known})")
+
+
+def _flag(bot: str, opts: Mapping[str, str], key: str, default: bool) -> int:
+    """A 0-or-1 option."""
+    value = opts.get(key, str(int(default)))
+    if value not in ("0", "1"):
+        raise BotError(f"bot {bot}: option {key} is 0 or 1, not {value!r}")
+    return int(value)
 
 
 def _number(
