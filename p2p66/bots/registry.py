@@ -10,6 +10,7 @@ build their own bots.
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -248,6 +249,8 @@ def _number(
         raw = opts[key]
         hint = f" (separate options with commas: {bot}:ms=50,samples=20)" if ":" in raw else ""
         raise BotError(f"bot {bot}: option {key} must be a number, not {raw!r}{hint}") from None
+    if not math.isfinite(value):  # float() takes "nan" and "inf": no budget or weight is either
+        raise BotError(f"bot {bot}: option {key} must be a finite number, not {opts[key]!r}")
     if value < 0 or (value == 0 and not zero_ok):
         raise BotError(f"bot {bot}: option {key} must be positive, not {opts[key]!r}")
     return value

@@ -93,6 +93,8 @@ def test_expert_says_why() -> None:
         ("strong:ms=fast", "must be a number"),
         ("strong:ms=300:solve=4", "separate options with commas"),
         ("strong:ms=-5", "must be positive"),
+        ("strong:ms=inf", "must be a finite number"),
+        ("strong:model=nan", "must be a finite number"),
         ("strong:ms", "not key=value"),
         ("vu:", "vu bots are named"),
     ],
