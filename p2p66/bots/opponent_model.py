@@ -204,6 +204,8 @@ def _draw_orders(drawn: int, opp_card: int, winner_is_me: bool | None) -> list[t
     """The orders in which the face-down cards ``drawn`` since the anchor can have lain on
     the talon: the trick's winner took the top one (``opp_card`` is the opponent's)."""
     cards = ids_of(drawn)
+    if len(cards) > 2:  # more than one trick's draws: not a history this model judges
+        return []
     if len(cards) == 2 and winner_is_me is not None and drawn & opp_card:
         theirs = opp_card.bit_length() - 1
         mine = cards[0] if cards[1] == theirs else cards[1]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from p2p66.engine import RuleOptions
 from p2p66.ui.bots import TableBot, make_table_bot
 from p2p66.ui.cards_text import TextStyle
-from p2p66.ui.config import DEFAULT_NAME
+from p2p66.ui.config import DEFAULT_NAME, MAX_NAME
 from p2p66.ui.local_table import LocalTable
 from p2p66.ui.plain import PlainUI, StdinLines
 from p2p66.ui.screen import Screen
@@ -95,10 +95,15 @@ async def run_ui(
 
 def bot_label(name: str) -> str:
     """How a bot is called at the table: "random" plays as "Random Bot", and
-    "strong:ms=50" as "Strong Bot (ms=50)" (the options as typed, not title-cased)."""
+    "strong:ms=50" as "Strong Bot (ms=50)" (the options as typed, not title-cased, cut
+    with an ellipsis where the whole would not fit a name)."""
     base, _, options = name.partition(":")
     label = f"{base.replace('-', ' ').title()} Bot"
-    return f"{label} ({options})" if options else label
+    room = MAX_NAME - len(label) - len(" ()")  # a player's name fits MAX_NAME characters
+    if not options or room < 4:
+        return label[:MAX_NAME]
+    shown = options if len(options) <= room else options[: room - 3] + "..."  # ASCII: --ascii
+    return f"{label} ({shown})"
 
 
 def _print_line(text: str) -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from p2p66.cli import play_cmd
 from p2p66.engine import IllegalMoveError, preset
-from p2p66.ui.config import Config, save_config
+from p2p66.ui.config import MAX_NAME, Config, save_config
 from p2p66.ui.launch import PlaySettings, bot_label
 from p2p66.ui.table import MatchOver, Notice, PeerError, Table, TableEvent
 
@@ -161,7 +161,9 @@ def test_ui_play_command_without_a_chosen_name_leaves_it_to_the_identity(home: P
         ("random", "Random Bot"),
         ("strong:ms=50,model=0.1", "Strong Bot (ms=50,model=0.1)"),
         ("vu:rdeep:16:4", "Vu Bot (rdeep:16:4)"),
+        ("strong:ms=50,samples=20,model=0.1,reuse=1", "Strong Bot (ms=50,samples=20...)"),
     ],
 )
 def test_ui_a_bot_is_called_by_its_name_with_its_options_as_typed(spec: str, label: str) -> None:
     assert bot_label(spec) == label
+    assert len(label) <= MAX_NAME
