@@ -54,13 +54,13 @@ def _expert(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
     return ExpertBot(seed)
 
 
-STRONG_OPTIONS = ("ms", "samples", "endgame", "solve", "search", "infer", "model", "reuse")
+STRONG_OPTIONS = ("ms", "samples", "endgame", "solve", "search", "infer", "model", "reuse", "race")
 
 
 def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
     """Every setting of a ``strong`` bot, defaults filled in (what the results record)."""
     _no_options("strong", opts, STRONG_OPTIONS)
-    from p2p66.bots.strong import INFER, MODEL, REUSE, SEARCHES, SOLVE_TALON
+    from p2p66.bots.strong import INFER, MODEL, RACE, REUSE, SEARCHES, SOLVE_TALON
 
     search = opts.get("search", "auto")
     if search not in SEARCHES:
@@ -79,15 +79,16 @@ def _strong_settings(opts: Mapping[str, str]) -> dict[str, str | float | int]:
         "infer": _flag("strong", opts, "infer", INFER),
         "model": model,
         "reuse": _flag("strong", opts, "reuse", REUSE),
+        "race": _number("strong", opts, "race", RACE, zero_ok=True),
     }
-    defaults = {"infer": int(INFER), "model": MODEL, "reuse": int(REUSE)}
+    defaults = {"infer": int(INFER), "model": MODEL, "reuse": int(REUSE), "race": RACE}
     # recorded only when they differ from the default
     settings.update({k: v for k, v in optional.items() if v != defaults[k]})
     return settings
 
 
 def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
-    from p2p66.bots.strong import INFER, MODEL, REUSE, SEARCHES, StrongBot
+    from p2p66.bots.strong import INFER, MODEL, RACE, REUSE, SEARCHES, StrongBot
 
     settings = _strong_settings(opts)
     return StrongBot(
@@ -100,6 +101,7 @@ def _strong(seed: int, opts: Mapping[str, str], rules: RuleOptions) -> Bot:
         infer=bool(settings.get("infer", INFER)),
         model=float(settings.get("model", MODEL)),
         reuse=bool(settings.get("reuse", REUSE)),
+        race=float(settings.get("race", RACE)),
     )
 
 
@@ -132,6 +134,8 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "E (default 0: off)",
                 "reuse": "1: ISMCTS goes on with the tree of this seat's previous decision "
                 "(default 0)",
+                "race": "Z: PIMC stops scoring a move Z standard errors worse than the best "
+                "(default 0: off)",
             },
             _strong,
         ),

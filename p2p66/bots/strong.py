@@ -40,6 +40,7 @@ from p2p66.bots.ismcts import Tree, ismcts
 from p2p66.bots.knowledge import WorldSampler, knowledge_of
 from p2p66.bots.opponent_model import policy_likelihood
 from p2p66.bots.playout import policy_move
+from p2p66.bots.race import Race
 from p2p66.bots.solver import INF, OutOfTime, Solver, terminal_value
 from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
 from p2p66.engine.state import HandState, Phase
@@ -55,6 +56,7 @@ ALL_WORLDS = 24  # ... when at most this many are possible; else they are sample
 INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
 REUSE = False  # ISMCTS continues the tree of this seat's previous decision of the hand
 MODEL = 0.0  # >0: weigh worlds by the opponent's recent decisions, a surprise counting MODEL
+RACE = 0.0  # >0: PIMC stops scoring a move this many standard errors worse than the best (race.py)
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
@@ -85,7 +87,9 @@ class StrongBot(Bot):
         infer: bool = INFER,
         model: float = MODEL,
         reuse: bool = REUSE,
+        race: float = RACE,
     ) -> None:
+        self.race = race
         self.reuse = reuse
         self._tree = Tree()  # ISMCTS's tree, kept for this seat's next decision
         self.infer = infer
@@ -211,7 +215,7 @@ class StrongBot(Bot):
         deadline, hard_stop = stops
         sign = 1 if seat == 0 else -1
         window = WIN_WINDOW if _only_winning(worth) else None
-        totals = dict.fromkeys(candidates, 0.0)
+        race = Race(candidates, self.race)
         worlds = 0
         slowest = 0.0
         while True:
@@ -220,7 +224,7 @@ class StrongBot(Bot):
             try:
                 scores = evaluate(
                     world,
-                    candidates,
+                    race.running,
                     endgame=self.endgame,
                     solve_talon=self.solve_talon,
                     deadline=hard_stop,
@@ -230,8 +234,8 @@ class StrongBot(Bot):
                 if worlds:
                     break
                 return Action(MOVES[policy_move(world)], {"worlds": 0})  # no time to search
-            for code, score in scores.items():
-                totals[code] += worth[int(sign * score)]
+            if race.record({code: worth[int(sign * score)] for code, score in scores.items()}):
+                slowest = 0.0  # a dropped candidate no longer slows a world down
             worlds += 1
             now = time.perf_counter()
             slowest = max(slowest, now - began)
@@ -240,8 +244,14 @@ class StrongBot(Bot):
                     break
             elif now + slowest >= deadline:
                 break
-        best = max(candidates, key=lambda c: totals[c])
-        return Action(MOVES[best], {"equity": round(totals[best] / worlds, 3), "worlds": worlds})
+        best = race.best()
+        info: dict[str, str | int | float | bool] = {
+            "equity": round(race.mean(best), 3),
+            "worlds": worlds,
+        }
+        if race.dropped():
+            info["dropped"] = " ".join(MOVES[code].notation for code in race.dropped())
+        return Action(MOVES[best], info)
 
 
 def _finisher(endgame: int, worth: dict[int, float]) -> Callable[[HandState], int] | None:
