@@ -14,6 +14,7 @@ import json
 import shlex
 import shutil
 import sys
+import textwrap
 from typing import Annotated
 
 import typer
@@ -56,20 +57,46 @@ def list_bots(
         say(json.dumps({"bots": bots, "vu_bots": vu_available()}, indent=2))
         return
     width = max(len(name) for name in BUILTINS)
+    columns = shutil.get_terminal_size().columns  # COLUMNS, else 80 when piped
+    option_indent = " " * (width + 4)
     for bot in BUILTINS.values():
-        say(f"{bot.name:<{width}}  {bot.summary}")
+        say(_wrapped(f"{bot.name:<{width}}  {bot.summary}", columns, " " * (width + 2)))
         for key, text in bot.options.items():
-            say(f"{'':<{width}}    {bot.name}:{key}=...  {text}")
+            line = f"{option_indent}{bot.name}:{key}=...  {text}"
+            say(_wrapped(line, columns, option_indent + "    "))
     if vu_available():
-        say("vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package")
-        say(f"{'':<{width}}    (only with --preset vu)")
+        vu_bots = "vu:rand, vu:rdeep[:SAMPLES:DEPTH], vu:bully  bots of the schnapsen package"
+        say(_wrapped(vu_bots, columns, option_indent))
+        say(f"{option_indent}(only with --preset vu)")
     else:
         say("(vu:... bots need the optional 'schnapsen' package)")
     say(
-        "north-american, south-bend, cut-throat: random, greedy, expert and strong[:ms=N] "
-        "of their own (three-handed hands are played by the bots above)."
+        _wrapped(
+            "north-american, south-bend, cut-throat: random, greedy, expert and strong[:ms=N] "
+            "of their own (three-handed hands are played by the bots above).",
+            columns,
+            "",
+        )
     )
-    say("Any other text is run as the command of an external bot (protocol/BOT.md).")
+    say(
+        _wrapped(
+            "Any other text is run as the command of an external bot (protocol/BOT.md).",
+            columns,
+            "",
+        )
+    )
+
+
+def _wrapped(line: str, columns: int, indent: str) -> str:
+    """``line`` wrapped between words to the terminal, later lines under ``indent``."""
+    return textwrap.fill(
+        line,
+        width=max(columns - 1, 40),
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+        drop_whitespace=True,
+    )
 
 
 @bot_app.command("serve")

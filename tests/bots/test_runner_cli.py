@@ -127,6 +127,20 @@ def test_bot_list(app: typer.Typer) -> None:
         assert name in text
 
 
+@pytest.mark.parametrize("columns", [60, 80])
+def test_bot_list_wraps_to_the_terminal(
+    app: typer.Typer, columns: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each option's help wraps between words under its option, not past the edge."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, text = invoke(app, "bot", "list")
+    assert code == 0
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) < columns
+    race = next(i for i, line in enumerate(lines) if "strong:race=" in line)
+    assert lines[race + 1].startswith(" " * 14) and lines[race + 1].strip()
+
+
 @pytest.mark.timeout(60)
 def test_bot_check(app: typer.Typer, tmp_path: Path) -> None:
     code, text = invoke(app, "bot", "check", SAMPLE, "--games", "1", "--quiet")
