@@ -7,6 +7,7 @@
     python scripts/bench_vu_ceiling.py --model 8 --losing-only  # only the deals minimax loses
     python scripts/bench_vu_ceiling.py --results run.ndjson # split a match's deals the same way
     python scripts/bench_vu_ceiling.py --results run.ndjson --winners w.json  # solve once per seed
+    python scripts/bench_vu_ceiling.py --matches 100       # matches to 7 instead of single deals
 
 The cheater sees every card, the talon order included, so it never has to
 guess. It plays the exact minimax move (``Solver``) and, once the talon holds
@@ -29,6 +30,12 @@ opponent errs, so a rate of R% overall needs at least 2R - 100% of those.
 ``--results`` applies the split to a match runner's NDJSON file (bot A's
 deals), e.g. ``p2p66 match strong vu:rdeep:16:4 --preset vu --hands 600
 --seed 2024 --out run.ndjson``.
+
+With ``--matches N`` the cheater plays N matches to 7 instead (N/2 pairs,
+the seats swapped on the same deals, as the runner's duplicate matches). In
+a match the game points count, so it plays the minimax move on exact game
+points and, from four talon cards down, the move of best match equity
+against a fallible opponent: the ceiling of a bot's share of matches.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from p2p66.bots.api import as_action
+from p2p66.bots.equity import utilities
 from p2p66.bots.exploit import ExploitSolver
 from p2p66.bots.registry import make_bot, parse_bot_spec
 from p2p66.bots.solver import Solver, searched_codes
@@ -153,6 +161,42 @@ def _job(args: tuple[str, int, int, int, int]) -> tuple[bool, bool]:
     return play_deal(*args)
 
 
+MATCH_RULES = preset("vu")
+
+
+def play_match(opponent: str, seed: int, pair: int, cheater_seat: int) -> bool:
+    """One match to 7 on the runner's deals of ``pair``: True if the cheater wins it."""
+    other = make_bot(parse_bot_spec(opponent), bot_seed(seed, 2 * pair + cheater_seat, "b"), RULES)
+    match = Match(MATCH_RULES, first_dealer=0)
+    while not match.is_over:
+        deck = deal_deck(seed, pair, len(match.results), MATCH_RULES.deck_size)
+        table = HandTable(
+            match.new_hand(deck),
+            first_trump(MATCH_RULES, deck),
+            hand_number=match.hand_number,
+            match_points=match.game_points,
+        )
+        state = table.state
+        minimax = Solver()
+        worth = utilities(MATCH_RULES, match.game_points, cheater_seat)
+        while not state.is_over:
+            if state.to_act != cheater_seat:
+                code = as_action(other.choose(table.turn())).move.code
+            elif state.talon_left <= EXPLOIT_FROM_TALON:
+                code = ExploitSolver(cheater_seat, worth).best_move(state)[0]
+            else:
+                code = minimax.best_move(state)[0]
+            table.play(code)
+        assert state.result is not None
+        match = match.record(state.result)
+    other.close()
+    return match.winner == cheater_seat
+
+
+def _match_job(args: tuple[str, int, int, int]) -> bool:
+    return play_match(*args)
+
+
 def share(k: int, n: int) -> str:
     """``k/n = rate% [95%: low, high]`` with a Wilson interval."""
     _rate, low, high = wilson(k, n)
@@ -226,6 +270,7 @@ def main() -> None:
         action="store_true",
         help="play only the deals whose cards lose against perfect play (the cheater's L)",
     )
+    parser.add_argument("--matches", type=int, help="play N matches to 7 instead of single deals")
     parser.add_argument("--results", type=Path, help="split this NDJSON run instead of playing")
     parser.add_argument(
         "--winners", type=Path, help="with --results: keep each deal's perfect-play winner here"
@@ -236,6 +281,17 @@ def main() -> None:
         return
     if not vu_available():
         sys.exit("bench_vu_ceiling: needs the optional 'schnapsen' package")
+    if args.matches:
+        started = time.perf_counter()
+        pairs = [(args.opponent, args.seed, p, s) for p in range(args.matches // 2) for s in (0, 1)]
+        with ProcessPoolExecutor(args.concurrency) as pool:
+            won = sum(pool.map(_match_job, pairs))
+        print(
+            f"== cheater (sees every card) vs {args.opponent}, preset vu, matches to 7 "
+            f"(seed {args.seed}), {time.perf_counter() - started:.0f} s"
+        )
+        print(f"   cheater wins {share(won, len(pairs))} of the matches")
+        return
     seats = [(p, s) for p in range(args.pairs) for s in (0, 1)]
     if args.losing_only:  # the winning seat is won by minimax for sure: play only the other
         with ProcessPoolExecutor(args.concurrency) as pool:

@@ -8,8 +8,11 @@ the seat has seen and inferred (``knowledge.WorldSampler``), then scores
 every candidate move in that perfect-information world: exactly with the
 alpha-beta ``Solver`` when the talon is closed (and for the ``close`` move
 itself), otherwise by a fast policy playout to the end of the hand. The move
-with the best average match equity over all worlds is played. With ``solve=N``, once at
-most N cards are left in the talon, whichever search is used, the few worlds
+with the best average match equity over all worlds is played. With ``race=Z``
+a move shown worse than the best by Z standard errors on the same worlds is
+no longer scored (``race.py``): the exact solve of a ``close`` costs most of
+a world, so dropping a bad close buys several times the worlds. With
+``solve=N``, once at most N cards are left in the talon, whichever search is used, the few worlds
 still possible are listed and each is solved exactly (``_every_world``); it
 is off by default, as measured (``SOLVE_TALON``).
 With ``endgame=N`` both searches finish a playout with the solver once the
