@@ -135,7 +135,7 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "reuse": "1: ISMCTS goes on with the tree of this seat's previous decision "
                 "(default 0)",
                 "race": "Z: PIMC stops scoring a move Z standard errors worse than the best "
-                "(default 0: off)",
+                "(default 2; 0: off)",
             },
             _strong,
         ),
