@@ -9,7 +9,7 @@ decisions of games against ``random`` on the runner's deals (as
 ``bench_bots.py --only playouts``), at strong's real budget of 100 ms of
 wall time. Printed per setting: the median and mean worlds a move, the
 10th percentile (the positions that may be closed, where each world costs a
-full solve without racing), and how many candidates the races dropped. The rounds
+full solve without racing), how many candidates the races dropped, and the longest move. The rounds
 alternate between the settings, so a busy machine slows them alike.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -30,13 +31,16 @@ from p2p66.engine.moves import Move
 
 
 class CountingBot(StrongBot):
-    """``strong`` that counts the candidates its races dropped."""
+    """``strong`` that counts the candidates its races dropped and times its longest move."""
 
     dropped = 0
+    longest = 0.0
 
     def choose(self, turn: Turn) -> Move | Action:
+        started = time.perf_counter()
         action = as_action(super().choose(turn))
-        self.dropped += len(str(action.info.get("dropped", "")).split())
+        self.longest = max(self.longest, time.perf_counter() - started)
+        self.dropped += len([m for m in str(action.info.get("dropped", "")).split(",") if m])
         return action
 
 
@@ -49,6 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     counts: dict[float, list[int]] = {z: [] for z in args.race}
     dropped: dict[float, int] = dict.fromkeys(args.race, 0)
+    longest: dict[float, float] = dict.fromkeys(args.race, 0.0)
     for _round in range(args.rounds):
         for z in args.race:
             bot = CountingBot(args.seed, 0.1, race=z)
@@ -56,6 +61,7 @@ def main() -> None:
                 n for n, _cpu in searched("sixty-six", "worlds", args.moves, args.seed, bot)
             ]
             dropped[z] += bot.dropped
+            longest[z] = max(longest[z], bot.longest)
     print(f"== PIMC worlds per sixty-six move at 100 ms (engine: {engine_build()})")
     anchor = statistics.median(counts[args.race[0]])
     for z in args.race:
@@ -65,7 +71,8 @@ def main() -> None:
             f"   race={z:g}: median {median:.0f} worlds "
             f"({median / anchor:.1f}x race={args.race[0]:g}), "
             f"mean {statistics.fmean(got):.0f}, 10th percentile {got[len(got) // 10]}, "
-            f"{dropped[z]} candidates dropped in {len(got)} decisions"
+            f"{dropped[z]} candidates dropped in {len(got)} decisions, "
+            f"longest move {1000 * longest[z]:.0f} ms"
         )
 
 

@@ -22,62 +22,71 @@ CHECK_EVERY = 4  # worlds between two looks at the standings
 
 
 class Race:
-    """The utilities of each candidate, world by world, and which candidates still run."""
+    """Running sums of each candidate's utilities, world by world, and which still run.
 
-    __slots__ = ("_dropped", "_scores", "min_worlds", "z")
+    Only sums are kept (of utilities, their squares, and the products of every
+    two candidates), so a look at the standings costs the same after ten
+    worlds as after ten thousand: a cheap position can run thousands of worlds
+    in a move's budget.
+    """
+
+    __slots__ = ("_cross", "_dropped", "_running", "_square", "_sum", "min_worlds", "worlds", "z")
 
     def __init__(self, candidates: Sequence[int], z: float, min_worlds: int = MIN_WORLDS) -> None:
         if not candidates:
             raise ValueError("a race needs a candidate")
         self.z = z
         self.min_worlds = min_worlds
-        self._scores: dict[int, list[float]] = {code: [] for code in candidates}
-        self._dropped: dict[int, list[float]] = {}
+        self.worlds = 0  # worlds scored by every running candidate
+        self._running = list(candidates)
+        self._sum = dict.fromkeys(candidates, 0.0)
+        self._square = dict.fromkeys(candidates, 0.0)
+        self._cross = {(a, b): 0.0 for i, a in enumerate(candidates) for b in candidates[i + 1 :]}
+        self._dropped: dict[int, int] = {}  # dropped candidate -> the worlds it was scored in
 
     @property
     def running(self) -> list[int]:
         """The candidates to score in the next world, in their first order."""
-        return list(self._scores)
-
-    @property
-    def worlds(self) -> int:
-        """Worlds scored by every running candidate."""
-        return len(next(iter(self._scores.values())))
+        return list(self._running)
 
     def record(self, utilities: Mapping[int, float]) -> bool:
         """Add one world's utility of every running candidate; True if one was dropped."""
-        for code, scores in self._scores.items():
-            scores.append(utilities[code])
+        running = self._running
+        for i, a in enumerate(running):
+            u = utilities[a]
+            self._sum[a] += u
+            self._square[a] += u * u
+            for b in running[i + 1 :]:
+                self._cross[a, b] += u * utilities[b]
+        self.worlds += 1
         n = self.worlds
-        if self.z <= 0 or n < self.min_worlds or n % CHECK_EVERY or len(self._scores) == 1:
+        if self.z <= 0 or n < self.min_worlds or n % CHECK_EVERY or len(running) == 1:
             return False
         leader = self.best()
-        lead = self._scores[leader]
-        beaten = [
-            code
-            for code, scores in self._scores.items()
-            if code != leader and _upper_bound(scores, lead, self.z) < 0
-        ]
+        beaten = [c for c in running if c != leader and self._upper_bound(c, leader) < 0]
         for code in beaten:
-            self._dropped[code] = self._scores.pop(code)
+            running.remove(code)
+            self._dropped[code] = n
         return bool(beaten)
 
     def best(self) -> int:
         """The running candidate with the best mean utility (the first of equals)."""
-        return max(self._scores, key=lambda code: sum(self._scores[code]))
+        return max(self._running, key=self._sum.__getitem__)
 
     def mean(self, code: int) -> float:
-        scores = self._scores.get(code) or self._dropped[code]
-        return sum(scores) / len(scores)
+        return self._sum[code] / self._dropped.get(code, self.worlds)
 
     def dropped(self) -> list[int]:
         return list(self._dropped)
 
-
-def _upper_bound(scores: Sequence[float], lead: Sequence[float], z: float) -> float:
-    """Mean of ``scores - lead`` world by world, plus ``z`` standard errors of that mean."""
-    n = len(scores)
-    diffs = [a - b for a, b in zip(scores, lead, strict=True)]
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean + z * math.sqrt(variance / n)
+    def _upper_bound(self, code: int, leader: int) -> float:
+        """Mean of ``code``'s utility minus the leader's, world by world, plus ``z`` standard
+        errors of that mean."""
+        n = self.worlds
+        cross = self._cross.get((code, leader))
+        if cross is None:
+            cross = self._cross[leader, code]
+        mean = (self._sum[code] - self._sum[leader]) / n
+        squares = self._square[code] - 2.0 * cross + self._square[leader]
+        variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+        return mean + self.z * math.sqrt(variance / n)

@@ -256,7 +256,7 @@ class StrongBot(Bot):
             "worlds": worlds,
         }
         if race.dropped():
-            info["dropped"] = " ".join(MOVES[code].notation for code in race.dropped())
+            info["dropped"] = ",".join(MOVES[code].notation for code in race.dropped())
         return Action(MOVES[best], info)
 
 

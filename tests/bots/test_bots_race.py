@@ -4,6 +4,7 @@ still plays legal moves to the end."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2p66.bots.api import BotError, as_action
-from p2p66.bots.race import MIN_WORLDS, Race
+from p2p66.bots.race import CHECK_EVERY, MIN_WORLDS, Race
 from p2p66.bots.registry import bot_settings, make_bot, parse_bot_spec
 from p2p66.bots.strong import StrongBot
 from p2p66.engine import preset
@@ -36,6 +37,38 @@ def test_the_leader_always_runs_and_nothing_is_dropped_too_early(
         assert sorted(race.running + race.dropped()) == [10, 11, 12]
     if z == 0:
         assert not race.dropped()
+
+
+def reference_drops(rows: list[list[float]], z: float) -> list[list[int]]:
+    """The race recomputed from every world's utilities kept in lists: the running
+    candidates after each world."""
+    scores: dict[int, list[float]] = {10: [], 11: [], 12: []}
+    out = []
+    for n, row in enumerate(rows, start=1):
+        for code, kept in scores.items():
+            kept.append(row[code - 10])
+        if z > 0 and n >= MIN_WORLDS and n % CHECK_EVERY == 0 and len(scores) > 1:
+            leader = max(scores, key=lambda c: sum(scores[c]))
+            for code in [c for c in scores if c != leader]:
+                diffs = [a - b for a, b in zip(scores[code], scores[leader], strict=True)]
+                mean = sum(diffs) / n
+                spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+                if mean + z * spread < 0:
+                    del scores[code]
+        out.append(sorted(scores))
+    return out
+
+
+@given(worlds, st.sampled_from([0.5, 1.0, 2.0, 3.0]))
+def test_the_running_sums_decide_as_the_whole_lists_would(
+    rows: list[list[float]], z: float
+) -> None:
+    race = Race([10, 11, 12], z)
+    seen = []
+    for row in rows:
+        race.record({code: row[code - 10] for code in race.running})
+        seen.append(sorted(race.running))
+    assert seen == reference_drops(rows, z)
 
 
 @given(st.lists(utility, min_size=MIN_WORLDS, max_size=60))
@@ -81,7 +114,7 @@ def test_a_racing_strong_bot_drops_the_close_and_plays_legally() -> None:
             codes = [m.code for m in turn.view.legal]
             if turn.seat == 0:
                 action = as_action(bot.choose(turn))
-                dropped += str(action.info.get("dropped", "")).split()
+                dropped += str(action.info.get("dropped", "")).split(",")
                 code = action.move.code
             else:
                 code = rng.choice(codes)
