@@ -15,7 +15,7 @@ mean so far) is never dropped, so at least one candidate always runs.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 MIN_WORLDS = 16  # worlds before any candidate may be dropped
 CHECK_EVERY = 4  # worlds between two looks at the standings
@@ -30,11 +30,29 @@ class Race:
     in a move's budget.
     """
 
-    __slots__ = ("_cross", "_dropped", "_running", "_square", "_sum", "min_worlds", "worlds", "z")
+    __slots__ = (
+        "_costly",
+        "_cross",
+        "_dropped",
+        "_running",
+        "_square",
+        "_sum",
+        "min_worlds",
+        "worlds",
+        "z",
+    )
 
-    def __init__(self, candidates: Sequence[int], z: float, min_worlds: int = MIN_WORLDS) -> None:
+    def __init__(
+        self,
+        candidates: Sequence[int],
+        z: float,
+        min_worlds: int = MIN_WORLDS,
+        costly: Collection[int] | None = None,
+    ) -> None:
+        """``costly``: the candidates that may be dropped (None: every one)."""
         if not candidates:
             raise ValueError("a race needs a candidate")
+        self._costly = frozenset(candidates if costly is None else costly)
         self.z = z
         self.min_worlds = min_worlds
         self.worlds = 0  # worlds scored by every running candidate
@@ -63,7 +81,11 @@ class Race:
         if self.z <= 0 or n < self.min_worlds or n % CHECK_EVERY or len(running) == 1:
             return False
         leader = self.best()
-        beaten = [c for c in running if c != leader and self._upper_bound(c, leader) < 0]
+        beaten = [
+            c
+            for c in running
+            if c != leader and c in self._costly and self._upper_bound(c, leader) < 0
+        ]
         for code in beaten:
             running.remove(code)
             self._dropped[code] = n

@@ -134,8 +134,8 @@ BUILTINS: dict[str, BuiltinBot] = {
                 "E (default 0: off)",
                 "reuse": "1: ISMCTS goes on with the tree of this seat's previous decision "
                 "(default 0)",
-                "race": "Z: PIMC stops scoring a move Z standard errors worse than the best "
-                "(default 2; 0: off)",
+                "race": "Z: PIMC stops solving a move (a close) shown Z standard errors worse "
+                "than the best (default 2; 0: off)",
             },
             _strong,
         ),

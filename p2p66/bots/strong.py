@@ -8,13 +8,14 @@ the seat has seen and inferred (``knowledge.WorldSampler``), then scores
 every candidate move in that perfect-information world: exactly with the
 alpha-beta ``Solver`` when the talon is closed (and for the ``close`` move
 itself), otherwise by a fast policy playout to the end of the hand. The move
-with the best average match equity over all worlds is played. The moves
-race (``race.py``, ``race=Z``, Z 2 by default): a move shown worse than the
-best by Z standard errors on the same worlds is no longer scored. The exact
-solve of a ``close`` costs most of a world, so dropping a bad close buys
-several times the worlds. With ``solve=N``, once at most N cards are left in
-the talon, whichever search is used, the few worlds still possible are listed and each is solved exactly (``_every_world``); it
-is off by default, as measured (``SOLVE_TALON``).
+with the best average match equity over all worlds is played. The solved
+moves race (``race.py``, ``race=Z``, Z 2 by default): one shown worse than
+the best by Z standard errors on the same worlds is no longer scored. The
+exact solve of a ``close`` costs most of a world, so dropping a bad close
+buys several times the worlds. With ``solve=N``, once at most N cards are
+left in the talon, whichever search is used, the few worlds still possible
+are listed and each is solved exactly (``_every_world``); it is off by
+default, as measured (``SOLVE_TALON``).
 With ``endgame=N`` both searches finish a playout with the solver once the
 talon is gone and at most N cards are left in each hand; with ``infer`` the
 worlds are drawn by how well they explain the opponent's lead
@@ -45,7 +46,7 @@ from p2p66.bots.opponent_model import policy_likelihood
 from p2p66.bots.playout import policy_move
 from p2p66.bots.race import Race
 from p2p66.bots.solver import INF, OutOfTime, Solver, terminal_value
-from p2p66.engine.moves import DECLARE, EXCHANGE, MOVES, PASS, Move
+from p2p66.engine.moves import CLOSE, DECLARE, EXCHANGE, MOVES, PASS, Move
 from p2p66.engine.state import HandState, Phase
 
 SAFETY = 0.8  # share of the budget spent searching; the rest covers overheads
@@ -153,7 +154,11 @@ class StrongBot(Bot):
             if root is not None:
                 self._tree.keep(root, turn)
             return Action(MOVES[code], {"iterations": iterations})
-        return self._pimc(sampler, view.seat, worth, candidates, (deadline, hard_stop))
+        # Only a solved candidate is worth racing: a card's playout costs next to nothing,
+        # so dropping it would buy no worlds, only the risk of dropping the best move.
+        solved_all = not know.talon_open or know.talon_size <= self.solve_talon
+        costly = candidates if solved_all else [c for c in candidates if c == CLOSE]
+        return self._pimc(sampler, view.seat, worth, (candidates, costly), (deadline, hard_stop))
 
     def _likelihood(self, turn: Turn, previous: Turn | None) -> Callable[[HandState], float] | None:
         """How the worlds are weighed: by the opponent's recent choices, its lead, or not."""
@@ -211,7 +216,7 @@ class StrongBot(Bot):
         sampler: WorldSampler,
         seat: int,
         worth: dict[int, float],
-        candidates: list[int],
+        moves: tuple[list[int], list[int]],
         stops: tuple[float, float | None],
     ) -> Action:
         """Average each candidate's utility over worlds until the soft stop (or the sample cap).
@@ -219,9 +224,10 @@ class StrongBot(Bot):
         A world still being solved at the hard stop is dropped.
         """
         deadline, hard_stop = stops
+        candidates, costly = moves
         sign = 1 if seat == 0 else -1
         window = WIN_WINDOW if _only_winning(worth) else None
-        race = Race(candidates, self.race)
+        race = Race(candidates, self.race, costly=costly)
         worlds = 0
         slowest = 0.0
         while True:

@@ -71,6 +71,15 @@ def test_the_running_sums_decide_as_the_whole_lists_would(
     assert seen == reference_drops(rows, z)
 
 
+@given(worlds)
+def test_only_a_costly_candidate_is_ever_dropped(rows: list[list[float]]) -> None:
+    race = Race([10, 11, 12], 0.5, costly=[12])
+    for row in rows:
+        race.record({code: row[code - 10] for code in race.running})
+        assert {10, 11} <= set(race.running)
+    assert set(race.dropped()) <= {12}
+
+
 @given(st.lists(utility, min_size=MIN_WORLDS, max_size=60))
 def test_equal_candidates_are_never_dropped(scores: list[float]) -> None:
     race = Race([1, 2], 2.0)
@@ -105,6 +114,7 @@ def test_a_noisy_small_edge_is_not_enough() -> None:
 def test_a_racing_strong_bot_drops_the_close_and_plays_legally() -> None:
     opts = preset("sixty-six")
     dropped: list[str] = []
+    open_talon: set[str] = set()
     for seed in range(4):
         bot = StrongBot(seed, max_samples=60, race=2.0)
         rng = random.Random(seed)
@@ -114,13 +124,17 @@ def test_a_racing_strong_bot_drops_the_close_and_plays_legally() -> None:
             codes = [m.code for m in turn.view.legal]
             if turn.seat == 0:
                 action = as_action(bot.choose(turn))
-                dropped += str(action.info.get("dropped", "")).split(",")
+                moves = [m for m in str(action.info.get("dropped", "")).split(",") if m]
+                dropped += moves
+                if turn.view.talon_size and not turn.view.closed:
+                    open_talon.update(moves)
                 code = action.move.code
             else:
                 code = rng.choice(codes)
             assert code in codes
             table.play(code)
     assert "close" in dropped  # the close's exact solve is the cost racing saves
+    assert open_talon == {"close"}  # a card's playout is cheap: never worth dropping
 
 
 def test_the_race_option_is_checked_and_recorded() -> None:
