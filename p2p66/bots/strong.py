@@ -60,10 +60,10 @@ ALL_WORLDS = 24  # ... when at most this many are possible; else they are sample
 INFER = False  # weigh worlds by the likelihood of the opponent's lead (inference.py)
 REUSE = False  # ISMCTS continues the tree of this seat's previous decision of the hand
 MODEL = 0.0  # >0: weigh worlds by the opponent's recent decisions, a surprise counting MODEL
-# PIMC stops scoring a move this many standard errors worse than the best (race.py; 0: off).
-# At 2 it beat the strong of the commit issue 18 was filed at, at equal time: 52.4% of 2022
-# sixty-six deals, Elo +17 [+4, +30], SPRT(0, 20) accepted H1 (median worlds a move 33 -> 145).
-RACE = 2.0  # seed 53, only solved moves racing: 52.9% of 1386 deals, Elo +20 [+4, +36], H1
+# PIMC stops solving a move (a close) this many standard errors worse than the best (race.py;
+# 0: off). Against the strong of issue 18's filing commit, at equal time: 52.9% of 1386
+# sixty-six deals, Elo +20 [+4, +36], SPRT(0, 20) accepted H1 (median worlds a move 36 -> 110).
+RACE = 2.0
 EPSILON = 0.25  # how often the endgame search expects the opponent to err (exploit.py)
 
 
