@@ -38,7 +38,13 @@ def terminal_value(state: HandState) -> int:
 
 
 def solver_key(s: HandState) -> tuple[int, ...]:
+    """Everything the rest of the hand depends on (the table's key: one entry per position).
+
+    A closed talon scores by who closed and what the other seat had then
+    (``close_snapshot``); positions that differ only in those are not the same.
+    """
     score, held, tricks = s.score, s.held, s.tricks
+    snapshot = s.close_snapshot
     return (
         s.hands[0],
         s.hands[1],
@@ -54,6 +60,10 @@ def solver_key(s: HandState) -> tuple[int, ...]:
         s.closed,
         s.trump_card,
         s.stock_pos,
+        s.closer,
+        snapshot[0],
+        snapshot[1],
+        snapshot[2],
     )
 
 
@@ -88,11 +98,30 @@ class Solver:
         return out
 
     def best_move(self, state: HandState) -> tuple[int, int]:
-        """The best move for the player to act and its value for seat 0."""
-        values = self.move_values(state)
+        """The best move for the player to act and its value for seat 0.
+
+        The first legal move that reaches the best value, as ``move_values``
+        would pick, but each later move is only asked whether it beats the
+        best so far (a null window; values are whole game points) and solved
+        exactly only when it does: a few times cheaper than every value.
+        """
         sign = 1 if state.to_act == 0 else -1
-        code = max(values, key=lambda c: sign * values[c])
-        return code, values[code]
+        best_code, best = -1, -INF  # best: the value for the player to act
+        for code in state.legal_codes():
+            child = state.copy()
+            child.apply_code_unchecked(code)
+            if best_code < 0:
+                best_code, best = code, sign * self._search(child, -INF, INF)
+                continue
+            if sign == 1:
+                beats = self._search(child, best, best + 1) > best
+                value = self._search(child, best, INF) if beats else best
+            else:
+                beats = self._search(child, -best - 1, -best) < -best
+                value = -self._search(child, -INF, -best) if beats else best
+            if value > best:
+                best_code, best = code, value
+        return best_code, sign * best
 
     def _search(self, s: HandState, alpha: int, beta: int) -> int:
         if s.phase == Phase.OVER:
