@@ -284,8 +284,12 @@ def main() -> None:
     if args.matches:
         started = time.perf_counter()
         pairs = [(args.opponent, args.seed, p, s) for p in range(args.matches // 2) for s in (0, 1)]
+        won = 0
         with ProcessPoolExecutor(args.concurrency) as pool:
-            won = sum(pool.map(_match_job, pairs))
+            for done, result in enumerate(pool.map(_match_job, pairs), 1):
+                won += result
+                print(f"\r{done}/{len(pairs)} matches", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
         print(
             f"== cheater (sees every card) vs {args.opponent}, preset vu, matches to 7 "
             f"(seed {args.seed}), {time.perf_counter() - started:.0f} s"
