@@ -111,17 +111,16 @@ class Solver:
             child = state.copy()
             child.apply_code_unchecked(code)
             if best_code < 0:
-                best_code, best = code, sign * self._search(child, -INF, INF)
-                continue
-            if sign == 1:
-                beats = self._search(child, best, best + 1) > best
-                value = self._search(child, best, INF) if beats else best
-            else:
-                beats = self._search(child, -best - 1, -best) < -best
-                value = -self._search(child, -INF, -best) if beats else best
-            if value > best:
-                best_code, best = code, value
+                best_code, best = code, self._for_mover(child, sign, -INF, INF)
+            elif self._for_mover(child, sign, best, best + 1) > best:
+                best_code, best = code, self._for_mover(child, sign, best, INF)
         return best_code, sign * best
+
+    def _for_mover(self, child: HandState, sign: int, low: int, high: int) -> int:
+        """``child``'s value within ``low``..``high`` for the player whose sign is ``sign``."""
+        if sign == 1:
+            return self._search(child, low, high)
+        return -self._search(child, -high, -low)
 
     def _search(self, s: HandState, alpha: int, beta: int) -> int:
         if s.phase == Phase.OVER:

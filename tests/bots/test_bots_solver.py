@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -26,8 +26,11 @@ def minimax(s: HandState) -> int:
     return max(values) if s.to_act == 0 else min(values)
 
 
-def endgame(name: str, rng: random.Random, cards_left: int, close: bool) -> HandState | None:
-    """A random position with the talon closed or exhausted and few cards in hand."""
+def random_position(
+    name: str, rng: random.Random, wanted: Callable[[HandState], bool], close: bool = False
+) -> HandState | None:
+    """The first position of a random deal's random play that is ``wanted`` (None if the hand
+    ends first); with ``close`` the talon is closed as soon as it may be."""
     opts = preset(name)
     deck = deck_ids(opts.deck_size)
     rng.shuffle(deck)
@@ -37,11 +40,23 @@ def endgame(name: str, rng: random.Random, cards_left: int, close: bool) -> Hand
         if close and CLOSE in codes:
             s.apply_code_unchecked(CLOSE)
             continue
-        if not s.talon_open and s.hands[s.to_act].bit_count() <= cards_left and s.lead_card < 0:
+        if wanted(s):
             return s
         quiet = [c for c in codes if c not in (DECLARE, CLOSE)] or codes
         s.apply_code_unchecked(rng.choice(quiet))
     return None
+
+
+def endgame(name: str, rng: random.Random, cards_left: int, close: bool) -> HandState | None:
+    """A random position with the talon closed or exhausted and few cards in hand."""
+    return random_position(
+        name,
+        rng,
+        lambda s: (
+            not s.talon_open and s.hands[s.to_act].bit_count() <= cards_left and s.lead_card < 0
+        ),
+        close,
+    )
 
 
 def endgames(
@@ -152,16 +167,9 @@ def test_a_win_or_lose_window_keeps_every_moves_sign() -> None:
 
 def open_talon(name: str, rng: random.Random, talon: int) -> HandState | None:
     """A random position, either player to act, with ``talon`` cards or fewer still to draw."""
-    opts = preset(name)
-    deck = deck_ids(opts.deck_size)
-    rng.shuffle(deck)
-    s = new_hand(opts, deck, dealer=rng.randrange(2))
-    while not s.is_over:
-        if s.talon_open and s.talon_left <= talon and len(s.legal_codes()) > 1:
-            return s
-        codes = [c for c in s.legal_codes() if c not in (DECLARE, CLOSE)] or s.legal_codes()
-        s.apply_code_unchecked(rng.choice(codes))
-    return None
+    return random_position(
+        name, rng, lambda s: s.talon_open and s.talon_left <= talon and len(s.legal_codes()) > 1
+    )
 
 
 @pytest.mark.parametrize("name", ["sixty-six", "vu"])
