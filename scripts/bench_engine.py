@@ -135,10 +135,16 @@ def anchor_path() -> Path | None:
 
 
 def engine_build() -> str:
-    """Which engine ran: the pure-Python reference or a compiled accelerator."""
-    state = importlib.import_module("p2p66.engine.state")
-    path = getattr(state, "__file__", "") or ""
-    return "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
+    """Which build ran: the pure-Python reference, or compiled engine (and search) modules."""
+
+    def compiled(module: str) -> bool:
+        path = getattr(importlib.import_module(module), "__file__", "") or ""
+        return path.endswith((".so", ".pyd"))
+
+    if not compiled("p2p66.engine.state"):
+        return "pure Python"
+    search = " and search" if compiled("p2p66.bots.ismcts") else ""
+    return f"compiled (mypyc) engine{search}"
 
 
 def rate(path: Path, decks: list[list[int]], seconds: float) -> float:

@@ -22,6 +22,8 @@ import argparse
 import statistics
 import time
 
+from bench_engine import engine_build
+
 from p2p66.bots.api import as_action
 from p2p66.bots.registry import make_bot, parse_bot_spec
 from p2p66.engine import preset
@@ -81,7 +83,7 @@ def main() -> None:
         f"(seed {args.seed}): {len(spent)} searched moves, CPU per move: "
         f"median {1000 * statistics.median(spent):.0f} ms, mean "
         f"{1000 * statistics.fmean(spent):.0f} ms, 90% {1000 * p90:.0f} ms, "
-        f"longest {1000 * spent[-1]:.0f} ms"
+        f"longest {1000 * spent[-1]:.0f} ms (build: {engine_build()})"
     )
 
 

@@ -103,8 +103,9 @@ def _refuse_a_stale_compiled_engine() -> None:
     package = script.parent.parent / "p2p66"
     if accel.stale(package):
         pytest.exit(
-            "the compiled engine in p2p66/engine is older than its sources: rebuild it "
-            "(python scripts/build_accel.py) or remove it (python scripts/build_accel.py --clean)",
+            "the compiled modules (p2p66/engine, p2p66/bots) are older than their sources: "
+            "rebuild them (python scripts/build_accel.py) or remove them "
+            "(python scripts/build_accel.py --clean)",
             returncode=2,
         )
 

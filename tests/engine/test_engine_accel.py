@@ -2,8 +2,11 @@
 
 Both builds play the same random games under random rules in fresh
 processes; every state, legal-move list and both seats' views must agree
-(``enginekit.trace_digest``). Skipped only where no compiled build can be
-made at all: without mypyc or a C compiler.
+(``enginekit.trace_digest``). The search bots' hot loops are compiled too, so
+both builds also play the same deals with ``strong`` at a sample budget (PIMC
+and ISMCTS, with and without the endgame solver): every move and its info
+must agree. Skipped only where no compiled build can be made at all: without
+mypyc or a C compiler.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,16 +27,45 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = 1000
 BUILD_TIMEOUT = 900.0
 RUN_TIMEOUT = 300.0
+BOTS = (  # (spec, preset): PIMC where the talon can be closed, ISMCTS under vu
+    ("strong:samples=24", "sixty-six"),
+    ("strong:samples=24,endgame=4", "schnapsen"),
+    ("strong:samples=200", "vu"),
+    ("strong:samples=200,endgame=5", "vu"),
+)
 
 _TRACE = """
-import json
+import hashlib, json
+import p2p66.bots.ismcts as ismcts
 import p2p66.engine.state as state
 from enginekit import trace_digest
-print(json.dumps({"file": state.__file__, "digest": trace_digest(GAMES)}))
-""".replace("GAMES", str(GAMES))
+from p2p66.bots.registry import make_bot, parse_bot_spec
+from p2p66.engine import preset
+from p2p66.runner.game import GameSpec, play_game
+
+def bots_digest():
+    moves = []
+    for spec, rules in BOTS:
+        for game in range(4):
+            bot_a = make_bot(parse_bot_spec(spec), game, preset(rules))
+            bot_b = make_bot(parse_bot_spec("expert"), 1, preset(rules))
+            game_spec = GameSpec(
+                game, game, game % 2, 11, preset(rules), mode="hands", record_moves=True
+            )
+            result = play_game(game_spec, bot_a, bot_b)
+            for hand in result.moves_timed or ():
+                moves.extend((m.seat, m.move, sorted(m.info.items())) for m in hand)
+    return hashlib.sha256(json.dumps(moves).encode()).hexdigest(), len(moves)
+
+print(json.dumps({
+    "files": [state.__file__, ismcts.__file__],
+    "digest": trace_digest(GAMES),
+    "bots": bots_digest(),
+}))
+""".replace("GAMES", str(GAMES)).replace("BOTS", repr(BOTS))
 
 
-def _trace(package_root: Path) -> dict[str, str]:
+def _trace(package_root: Path) -> dict[str, Any]:
     path = os.pathsep.join([str(package_root), str(ROOT / "tests" / "engine")])
     env = {**os.environ, "PYTHONPATH": path}
     done = subprocess.run(
@@ -45,13 +78,13 @@ def _trace(package_root: Path) -> dict[str, str]:
         check=False,
     )
     assert done.returncode == 0, f"the trace under {package_root} failed:\n{done.stderr}"
-    result: dict[str, str] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(BUILD_TIMEOUT + 2 * RUN_TIMEOUT)
-def test_compiled_engine_plays_exactly_like_the_pure_python_one(tmp_path: Path) -> None:
+def test_compiled_build_plays_exactly_like_the_pure_python_one(tmp_path: Path) -> None:
     for module in ("mypyc", "setuptools"):  # mypyc comes with mypy, in the test extra
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} is not installed: no compiled engine can be built")
@@ -69,6 +102,8 @@ def test_compiled_engine_plays_exactly_like_the_pure_python_one(tmp_path: Path) 
         timeout=BUILD_TIMEOUT,
     )
     reference, accelerated = _trace(pure), _trace(compiled)
-    assert reference["file"].endswith(".py")
-    assert accelerated["file"].endswith(".so")
+    assert all(path.endswith(".py") for path in reference["files"])
+    assert all(path.endswith(".so") for path in accelerated["files"])
     assert accelerated["digest"] == reference["digest"]
+    assert reference["bots"][1] > 150  # moves of the bots' games were compared
+    assert accelerated["bots"] == reference["bots"]
