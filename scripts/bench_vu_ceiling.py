@@ -68,7 +68,7 @@ RULES = one_hand(preset("vu"))
 
 
 def dealt(seed: int, pair: int) -> HandTable:
-    """The runner's deal of ``pair``, seat 0 leading (as in the runner's game 2 * pair)."""
+    """The runner's deal of ``pair`` as in its game 2 * pair: seat 0 deals, seat 1 leads."""
     deck = deal_deck(seed, pair, 0, RULES.deck_size)
     return HandTable(Match(RULES, first_dealer=0).new_hand(deck), first_trump(RULES, deck))
 

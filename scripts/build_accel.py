@@ -7,7 +7,7 @@
 
 The rules engine's modules and the search bots' hot loops (the playout policy,
 ISMCTS, the solver, the world sampler) are compiled together: the engine alone
-makes ``strong``'s ISMCTS 1.3 times faster, both 4 times
+makes ``strong``'s ISMCTS 1.5 times faster, both 5 times
 (``scripts/bench_strong_cpu.py``).
 Pure Python is the reference and is always what ``pip install`` gives; this
 needs mypy (the ``test`` extra brings it), a C compiler and the Python
