@@ -73,9 +73,11 @@ def dealt(seed: int, pair: int) -> HandTable:
     return HandTable(Match(RULES, first_dealer=0).new_hand(deck), first_trump(RULES, deck))
 
 
-def perfect_winner(seed: int, pair: int) -> int:
-    """The seat that wins the deal when both players see every card and play perfectly."""
-    value = Solver().value(dealt(seed, pair).state, -1, 1)  # for seat 0, exact in its sign
+def perfect_winner(seed: int, pair: int, solver: Solver | None = None) -> int:
+    """The seat that wins the deal when both players see every card and play perfectly
+    (``solver``: one whose table the caller goes on using for this deal)."""
+    solver = solver or Solver()
+    value = solver.value(dealt(seed, pair).state, -1, 1)  # for seat 0, exact in its sign
     if value == 0:
         raise AssertionError(f"deal {pair} is a draw under perfect play: vu has no draws")
     return 0 if value > 0 else 1

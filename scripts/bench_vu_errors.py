@@ -33,7 +33,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench_vu_ceiling import RULES, dealt, perfect_winner, sees_a_win
+from bench_vu_ceiling import RULES, dealt, perfect_winner, sees_a_win, share
 
 from p2p66.bots.api import as_action
 from p2p66.bots.registry import make_bot, parse_bot_spec
@@ -41,7 +41,6 @@ from p2p66.bots.solver import Solver
 from p2p66.bots.vu import vu_available
 from p2p66.engine.state import Phase
 from p2p66.runner.deals import bot_seed
-from p2p66.runner.stats import wilson
 
 Drop = tuple[int, str]  # (talon size at the decision, kind of decision)
 
@@ -55,7 +54,8 @@ def kind_of(phase: Phase, talon_left: int) -> str:
 def play_winning_deal(args: tuple[str, str, int, int]) -> tuple[bool, list[Drop], int]:
     """One deal from the winning seat: (won, the bot's drops, the opponent's gifts)."""
     spec, opponent, seed, pair = args
-    seat = perfect_winner(seed, pair)
+    solver = Solver()  # one table for the whole deal: each position solved follows the last
+    seat = perfect_winner(seed, pair, solver)
     game = 2 * pair + seat
     bot = make_bot(parse_bot_spec(spec), bot_seed(seed, game, "a"), RULES)
     other = make_bot(parse_bot_spec(opponent), bot_seed(seed, game, "b"), RULES)
@@ -63,7 +63,6 @@ def play_winning_deal(args: tuple[str, str, int, int]) -> tuple[bool, list[Drop]
     other.start_game(1 - seat, RULES)
     table = dealt(seed, pair)
     state = table.state
-    solver = Solver()
     winning = True
     drops: list[Drop] = []
     gifts = 0
@@ -90,9 +89,9 @@ def lead_drops(args: tuple[int, int]) -> dict[int, bool] | None:
     seed, pair = args
     state = dealt(seed, pair).state
     leader = state.to_act
-    if perfect_winner(seed, pair) != leader:
-        return None
     solver = Solver()
+    if perfect_winner(seed, pair, solver) != leader:
+        return None
     out = {}
     for code in state.legal_codes():
         child = state.copy()
@@ -139,21 +138,18 @@ def compare_first_leads(
     """Each bot's share of first leads that drop a won deal, on the same deals."""
     by_pair = solved_leads(seed, pairs, pool, cache)
     deals = {pair: drops for pair, drops in by_pair.items() if drops is not None}
-    safe = sum(1 for drops in deals.values() if not all(drops.values()))
     mean_drop = sum(sum(d.values()) / len(d) for d in deals.values())
+    if not deals:
+        sys.exit(f"bench_vu_errors: the seat on lead wins none of the {pairs} deals")
     print(
         f"== first leads of the winning seat, seed {seed}: {len(deals)} deals of {pairs} "
-        f"(a safe lead exists in {safe}; a random lead drops {mean_drop:.1f})"
+        f"(a random lead drops {mean_drop:.1f} of them on average)"
     )
     for spec in bots:
         jobs = [(spec, seed, pair) for pair in deals]
         leads = list(pool.map(_first_lead_job, jobs))
         dropped = sum(deals[pair][code] for pair, code in zip(deals, leads, strict=True))
-        _, low, high = wilson(dropped, len(deals))
-        print(
-            f"   {spec}: drops {dropped}/{len(deals)} = {100 * dropped / len(deals):.1f}% "
-            f"[{100 * low:.1f}, {100 * high:.1f}]"
-        )
+        print(f"   {spec}: drops {share(dropped, len(deals))}")
 
 
 def main() -> None:
@@ -166,6 +162,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--concurrency", type=int, default=2)
     args = parser.parse_args()
+    if args.pairs < 1 or args.concurrency < 1:
+        parser.error("--pairs and --concurrency must be at least 1")
     if args.opponent.startswith("vu:") and not vu_available():
         sys.exit("bench_vu_errors: needs the optional 'schnapsen' package")
     with ProcessPoolExecutor(args.concurrency) as pool:
@@ -181,11 +179,9 @@ def report_drops(
     spec: str, args: argparse.Namespace, results: list[tuple[bool, list[Drop], int]]
 ) -> None:
     won = sum(w for w, _, _ in results)
-    _, low, high = wilson(won, len(results))
     print(
         f"== {spec} vs {args.opponent}, seed {args.seed}: holding the winning cards it "
-        f"wins {won}/{len(results)} = {100 * won / len(results):.1f}% "
-        f"[{100 * low:.1f}, {100 * high:.1f}]"
+        f"wins {share(won, len(results))}"
     )
     drops = collections.Counter(drop for _, ds, _ in results for drop in ds)
     lost_first = collections.Counter(ds[0] for w, ds, _ in results if not w and ds)

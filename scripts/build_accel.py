@@ -42,6 +42,7 @@ MODULES = (
 FOLDERS = sorted({module.split("/")[0] for module in MODULES})
 GROUP = "p2p66.engine._accel"  # the shared library: p2p66/engine/_accel__mypyc.*.so
 STAMP = "_accel.json"  # p2p66/engine/_accel.json: the sources of the build in place
+SHARED = GROUP.removeprefix(f"{PACKAGE}.").replace(".", "/") + "__mypyc"  # engine/_accel__mypyc
 
 _SETUP = """
 from setuptools import setup
@@ -71,13 +72,18 @@ def compiled_files(package_dir: Path) -> list[Path]:
         for path in sorted((package_dir / folder).iterdir())
         if path.suffix in (".so", ".pyd") and _ours(folder, path.name)
     ]
-    stamp = package_dir / "engine" / STAMP
+    stamp = _stamp(package_dir)
     return [*found, stamp] if stamp.exists() else found
 
 
 def _ours(folder: str, filename: str) -> bool:
     stem = filename.split(".", 1)[0]
-    return f"{folder}/{stem}" in MODULES or f"{folder}/{stem}" == "engine/_accel__mypyc"
+    module = f"{folder}/{stem}"
+    return module in MODULES or module == SHARED
+
+
+def _stamp(package_dir: Path) -> Path:
+    return package_dir / "engine" / STAMP
 
 
 def build(package_dir: Path) -> list[Path]:
@@ -103,7 +109,7 @@ def build(package_dir: Path) -> list[Path]:
             target = package_dir / built.relative_to(work / PACKAGE)
             shutil.copy2(built, target)
             placed.append(target)
-    stamp = package_dir / "engine" / STAMP
+    stamp = _stamp(package_dir)
     stamp.write_text(json.dumps({"sources": sources(package_dir)}, indent=1) + "\n")
     return [*placed, stamp]
 
@@ -117,7 +123,7 @@ def clean(package_dir: Path) -> list[Path]:
 
 def stale(package_dir: Path) -> bool:
     """True when a build in place exists but its sources have changed since."""
-    stamp = package_dir / "engine" / STAMP
+    stamp = _stamp(package_dir)
     if not stamp.exists():
         return bool(compiled_files(package_dir))
     recorded = json.loads(stamp.read_text()).get("sources")

@@ -107,3 +107,38 @@ def test_compiled_build_plays_exactly_like_the_pure_python_one(tmp_path: Path) -
     assert accelerated["digest"] == reference["digest"]
     assert reference["bots"][1] > 150  # moves of the bots' games were compared
     assert accelerated["bots"] == reference["bots"]
+
+
+def _build_accel() -> Any:
+    script = ROOT / "scripts" / "build_accel.py"
+    spec = importlib.util.spec_from_file_location("build_accel", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_build_in_place_goes_stale_when_any_compiled_source_changes(tmp_path: Path) -> None:
+    accel = _build_accel()
+    package = tmp_path / "p2p66"
+    for folder in ("engine", "bots"):
+        shutil.copytree(
+            ROOT / "p2p66" / folder,
+            package / folder,
+            ignore=shutil.ignore_patterns("*.so", "*.pyd", accel.STAMP, "__pycache__"),
+        )
+    assert not accel.stale(package)  # nothing built
+    extension = package / "bots" / f"ismcts{sysconfig.get_config_var('EXT_SUFFIX') or '.so'}"
+    extension.write_bytes(b"")
+    assert accel.stale(package)  # an extension module without a stamp
+    stamp = package / "engine" / accel.STAMP
+    stamp.write_text(json.dumps({"sources": accel.sources(package)}))
+    assert not accel.stale(package)
+    with (package / "bots" / "solver.py").open("a") as source:
+        source.write("# edited\n")  # a search module, not only the engine's, is watched
+    assert accel.stale(package)
+    old_format = {name.split("/")[1]: digest for name, digest in accel.sources(package).items()}
+    stamp.write_text(json.dumps({"sources": old_format}))  # an engine-only build's stamp
+    assert accel.stale(package)
+    assert sorted(accel.clean(package)) == sorted([extension, stamp])
+    assert not accel.stale(package)
